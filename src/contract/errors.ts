@@ -1,0 +1,58 @@
+/**
+ * Error codes and the spec's messages. The wire form of every error is
+ * `{ "error": { "code": ErrorCode, "message": string } }`.
+ * Messages quoted by the specification are used word for word.
+ */
+export const MSG = {
+  JOIN_TO_POST: 'join this room to post in it',
+  LEFT_ROOM: 'you left this room — rejoin to post',
+  ROOM_NOT_OPEN: 'this room is not open to join',
+  CANNOT_MODERATE: "you can't moderate this venue",
+} as const
+
+export const ERROR_CODES = [
+  'bad-request',
+  'invalid-json',
+  'validation-failed',
+  'unsupported-param',
+  'unsupported-axis',
+  'stance-not-accepted',
+  'too-many-ids',
+  'unauthenticated',
+  'invalid-signature',
+  'invalid-nonce',
+  'session-expired',
+  'forbidden',
+  'banned',
+  'not-found',
+  'market-not-found',
+  'post-not-found',
+  'room-not-found',
+  'reply-depth',
+  'parent-mismatch',
+  'room-join-required',
+  'room-left',
+  'room-not-open',
+  'room-other-venue',
+  'venue-key-required',
+  'invalid-venue-key',
+  'venue-id-invalid',
+  'venue-id-reserved',
+  'venue-exists',
+  'invalid-scope',
+  'wallet-linked',
+  'conflict',
+  'payload-too-large',
+  'rate-limited',
+  'method-not-allowed',
+  'internal',
+] as const
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+export interface ErrorBody {
+  error: { code: ErrorCode | string; message: string; param?: string; axes?: string[] }
+}
+
+export const isErrorBody = (v: unknown): v is ErrorBody =>
+  !!v && typeof v === 'object' && !!(v as any).error && typeof (v as any).error.code === 'string' &&
+  typeof (v as any).error.message === 'string'

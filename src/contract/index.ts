@@ -1,0 +1,7 @@
+export * from './ids.ts'
+export * from './errors.ts'
+export * from './limits.ts'
+export * from './types.ts'
+export * from './params.ts'
+export * from './paths.ts'
+export * from './networks.ts'

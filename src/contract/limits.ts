@@ -1,0 +1,22 @@
+/** Limits the service enforces and the clients respect (§8). */
+export const LIMITS = {
+  /** Market ids per take-counts request (§4.1, §8). */
+  takeCountIdsPerRequest: 100,
+  /** Post body, in characters (after trimming). */
+  bodyMaxChars: 2000,
+  /** Report reason, in characters. */
+  reasonMaxChars: 500,
+  /** Page size default and maximum for threads, feeds and profiles. */
+  pageDefault: 20,
+  pageMax: 100,
+  /** Wallets per batched profiles or records read. */
+  walletsPerBatch: 200,
+  /** Default distinct reporters that auto-hide a post (configurable). */
+  reportThreshold: 3,
+  /** Session lifetime. */
+  sessionTtlMs: 7 * 24 * 3600_000,
+  /** Sign-in nonce lifetime. */
+  nonceTtlMs: 10 * 60_000,
+  /** Request body size. */
+  bodyMaxBytes: 64 * 1024,
+} as const

@@ -1,0 +1,36 @@
+/** Named networks (§9.5): one name derives every address and the chain together. */
+export interface NetworkConfig {
+  name: 'mainnet' | 'testnet'
+  chainId: number
+  baseUrl: string
+  gatewayUrl: string
+  streamUrl: string
+  contracts: { collateral: string; exchange: string; conditionalTokens: string }
+}
+
+export const NETWORKS: Record<'mainnet' | 'testnet', NetworkConfig> = {
+  mainnet: {
+    name: 'mainnet',
+    chainId: 5031,
+    baseUrl: 'https://api.venuekit.xyz',
+    gatewayUrl: 'https://gateway.venuekit.xyz',
+    streamUrl: 'wss://api.venuekit.xyz/v1/stream',
+    contracts: {
+      collateral: '0x28bec7e30e6faee657a03e19bf1128aad7632a00',
+      exchange: '0x4bfb41d5b3570defd03c39a9a4d8de6bd8b8982e',
+      conditionalTokens: '0x4d97dcd97ec945f40cf65f87097ace5ea0476045',
+    },
+  },
+  testnet: {
+    name: 'testnet',
+    chainId: 50312,
+    baseUrl: 'https://api.testnet.venuekit.xyz',
+    gatewayUrl: 'https://gateway.testnet.venuekit.xyz',
+    streamUrl: 'wss://api.testnet.venuekit.xyz/v1/stream',
+    contracts: {
+      collateral: '0x9f1ac54bef0dd2f6f3462ea0fa94fc62300d3a8e',
+      exchange: '0xc5d563a36ae78145c45a50134d48a1215220f80a',
+      conditionalTokens: '0x7d8146cf21e8d7cbe46054e01588207b51198729',
+    },
+  },
+}

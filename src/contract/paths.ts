@@ -1,0 +1,48 @@
+/** Wire paths: the one table the service mounts and the SDK calls. Every path is under `/v1` except key issuance. */
+const e = encodeURIComponent
+export const PATHS = {
+  authNonce: '/v1/auth/nonce',
+  authVerify: '/v1/auth/verify',
+  authLink: '/v1/auth/link',
+  authSignOut: '/v1/auth/signout',
+  me: '/v1/me',
+  myProfile: '/v1/me/profile',
+  posts: '/v1/social/posts',
+  feed: '/v1/social/posts/feed',
+  post: (id: string) => `/v1/social/posts/${e(id)}`,
+  react: (id: string) => `/v1/social/posts/${e(id)}/reactions`,
+  report: (id: string) => `/v1/social/posts/${e(id)}/reports`,
+  blocks: '/v1/social/blocks',
+  block: (wallet: string) => `/v1/social/blocks/${e(wallet)}`,
+  profilePosts: (wallet: string) => `/v1/social/profile/${e(wallet)}/posts`,
+  profiles: '/v1/social/profiles',
+  follow: (subjectType: string, subjectRef: string) => `/v1/social/follows/${e(subjectType)}/${e(subjectRef)}`,
+  forYou: '/v1/social/for-you',
+  takeCounts: '/v1/social/take-counts',
+  counts: '/v1/markets/counts',
+  markets: '/v1/markets',
+  market: (id: string) => `/v1/markets/${e(id)}`,
+  verdicts: '/v1/markets/verdicts',
+  records: '/v1/records',
+  leaderboard: '/v1/leaderboard',
+  room: (room: string) => `/v1/rooms/${e(room)}`,
+  roomMembership: (room: string) => `/v1/rooms/${e(room)}/membership`,
+  roomJoin: (room: string) => `/v1/rooms/${e(room)}/join`,
+  roomLeave: (room: string) => `/v1/rooms/${e(room)}/leave`,
+  roomBoard: (room: string) => `/v1/rooms/${e(room)}/board`,
+  rooms: '/v1/rooms',
+  modQueue: '/v1/mod/queue',
+  modAction: (action: string) => `/v1/mod/${e(action)}`,
+  modAudit: '/v1/mod/audit',
+  adminKeys: '/admin/keys',
+  venueUsage: (venueId: string) => `/v1/venues/${e(venueId)}/usage`,
+  sponsorship: '/v1/gateway/sponsorship',
+  stream: '/v1/stream',
+  health: '/v1/health',
+} as const
+
+/** Stream topic for one thread. Market refs are lowercased. */
+export const threadTopic = (subjectType: string, subjectRef: string) => `thread:${subjectType}:${subjectRef.toLowerCase()}`
+
+/** Header names (DESIGN.md wire conventions). */
+export const HEADERS = { venueKey: 'X-Venue-Key', authorization: 'Authorization' } as const

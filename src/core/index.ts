@@ -1,0 +1,3 @@
+export * from './ids.ts'
+export * from './ranking.ts'
+export * from './receipt.ts'

@@ -1,0 +1,42 @@
+/** The one Hono app. Runtime entries (Node, Deno) wrap it and attach the stream. */
+import { Hono } from 'hono'
+import { cors } from 'hono/cors'
+import { HTTPException } from 'hono/http-exception'
+import type { ServiceContext } from './context.ts'
+import { ApiError } from './http/errors.ts'
+import { authRoutes } from './routes/auth.ts'
+import { PATHS } from '../contract/paths.ts'
+
+export type RouteModule = (ctx: ServiceContext) => Hono
+
+/** Route modules, in mount order. Each lives in `routes/` and owns its paths. */
+const modules: RouteModule[] = [authRoutes]
+
+export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () => {}) {
+  const app = new Hono()
+  app.use(
+    '*',
+    cors({
+      origin: (origin) => origin || '*',
+      allowHeaders: ['Authorization', 'Content-Type', 'X-Venue-Key'],
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      exposeHeaders: ['Retry-After'],
+      maxAge: 600,
+    }),
+  )
+  app.get(PATHS.health, (c) => c.json({ ok: true, store: ctx.store.kind }))
+  extra(app)
+  for (const m of modules) app.route('/', m(ctx))
+
+  app.notFound((c) => c.json({ error: { code: 'not-found', message: `no route for ${c.req.method} ${new URL(c.req.url).pathname}` } }, 404))
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json(err.toBody(), err.status)
+    if (err instanceof HTTPException) {
+      const status = err.status
+      return c.json({ error: { code: status === 413 ? 'payload-too-large' : 'bad-request', message: err.message || 'bad request' } }, status)
+    }
+    console.error('[venuekit] unhandled error', err)
+    return c.json({ error: { code: 'internal', message: 'the service failed to answer; try again' } }, 500)
+  })
+  return app
+}

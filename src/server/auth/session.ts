@@ -1,0 +1,153 @@
+/**
+ * Sessions: Sign-In with Ethereum (EIP-4361). The service writes the message with its own nonce, the
+ * wallet signs it, the service checks the message is the one it issued, unused and unexpired, and
+ * verifies the signature with viem. A bearer token is issued; only its hash is stored.
+ */
+import type { Context } from 'hono'
+import { verifyMessage, getAddress } from 'viem'
+import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
+import { LIMITS } from '../../contract/limits.ts'
+import type { NonceResult, SessionInfo } from '../../contract/types.ts'
+import { randomHex, timeId } from '../../core/ids.ts'
+import type { ServiceContext } from '../context.ts'
+import { ApiError, unauthenticated } from '../http/errors.ts'
+import { newSessionToken, sha256 } from './tokens.ts'
+
+export interface Caller {
+  accountId: string
+  wallet: string
+  wallets: string[]
+  venueId: string | null
+  operator: boolean
+  tokenHash: string
+}
+
+export async function issueNonce(ctx: ServiceContext, address: string, statement = 'Sign in to venuekit'): Promise<NonceResult> {
+  const nonce = randomHex(16)
+  const now = ctx.now()
+  const expiresAt = new Date(now.getTime() + LIMITS.nonceTtlMs)
+  const message = createSiweMessage({
+    domain: ctx.config.siweDomain,
+    address: getAddress(address),
+    statement,
+    uri: ctx.config.siweUri,
+    version: '1',
+    chainId: ctx.config.chainId,
+    nonce,
+    issuedAt: now,
+    expirationTime: expiresAt,
+  })
+  await ctx.db.insertInto('auth_nonces').values({ nonce, address: address.toLowerCase(), message, expires_at: expiresAt }).execute()
+  return { nonce, message, expiresAt: expiresAt.toISOString() }
+}
+
+/** Checks a signed message against the nonce it carries; consumes the nonce. Returns the signer (lowercased). */
+export async function verifySignedMessage(ctx: ServiceContext, message: string, signature: string): Promise<string> {
+  let parsed: ReturnType<typeof parseSiweMessage>
+  try {
+    parsed = parseSiweMessage(message)
+  } catch {
+    throw new ApiError(400, 'invalid-nonce', 'message is not a sign-in message this service issued')
+  }
+  if (!parsed.nonce || !parsed.address) throw new ApiError(400, 'invalid-nonce', 'message is not a sign-in message this service issued')
+  const row = await ctx.db.selectFrom('auth_nonces').selectAll().where('nonce', '=', parsed.nonce).executeTakeFirst()
+  if (!row || row.message !== message) throw new ApiError(400, 'invalid-nonce', 'message is not a sign-in message this service issued')
+  if (row.used_at) throw new ApiError(400, 'invalid-nonce', 'this sign-in message was already used; ask for a new nonce')
+  if (new Date(row.expires_at).getTime() < ctx.now().getTime()) throw new ApiError(400, 'invalid-nonce', 'this sign-in message has expired; ask for a new nonce')
+  let ok = false
+  try {
+    ok = await verifyMessage({ address: parsed.address, message, signature: signature as `0x${string}` })
+  } catch {
+    ok = false
+  }
+  if (!ok) throw new ApiError(401, 'invalid-signature', 'the signature does not match the wallet in the message')
+  // Consume atomically: a replay racing this one finds used_at set.
+  const used = await ctx.db
+    .updateTable('auth_nonces')
+    .set({ used_at: ctx.now() })
+    .where('nonce', '=', parsed.nonce)
+    .where('used_at', 'is', null)
+    .returning('nonce')
+    .executeTakeFirst()
+  if (!used) throw new ApiError(400, 'invalid-nonce', 'this sign-in message was already used; ask for a new nonce')
+  return row.address
+}
+
+/** The account that owns a wallet, created on first sign-in. */
+export async function accountForWallet(ctx: ServiceContext, wallet: string): Promise<string> {
+  const existing = await ctx.db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
+  if (existing) return existing.account_id
+  const id = timeId('a_')
+  return ctx.db.transaction().execute(async (tx) => {
+    await tx.insertInto('accounts').values({ id, created_at: ctx.now() }).execute()
+    const ins = await tx
+      .insertInto('wallets')
+      .values({ address: wallet, account_id: id, linked_at: ctx.now() })
+      .onConflict((oc) => oc.column('address').doNothing())
+      .returning('account_id')
+      .executeTakeFirst()
+    if (ins) return id
+    const other = await tx.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirstOrThrow()
+    return other.account_id
+  })
+}
+
+export async function walletsOf(ctx: ServiceContext, accountId: string): Promise<string[]> {
+  const rows = await ctx.db.selectFrom('wallets').select('address').where('account_id', '=', accountId).orderBy('linked_at').execute()
+  return rows.map((r) => r.address)
+}
+
+export async function createSession(ctx: ServiceContext, wallet: string, venueId: string | null): Promise<SessionInfo> {
+  const accountId = await accountForWallet(ctx, wallet)
+  const token = newSessionToken()
+  const expiresAt = new Date(ctx.now().getTime() + LIMITS.sessionTtlMs)
+  await ctx.db
+    .insertInto('sessions')
+    .values({ token_hash: sha256(token), account_id: accountId, wallet, venue_id: venueId, created_at: ctx.now(), expires_at: expiresAt })
+    .execute()
+  const wallets = await walletsOf(ctx, accountId)
+  return {
+    token,
+    expiresAt: expiresAt.toISOString(),
+    accountId,
+    wallet,
+    wallets,
+    venueId,
+    operator: wallets.some((w) => ctx.config.operators.has(w)),
+  }
+}
+
+/**
+ * Resolves the bearer token. Returns null when absent. `strict` (writes) turns an unknown, expired or
+ * revoked token into 401; reads fail open and treat it as signed out.
+ */
+export async function resolveCaller(ctx: ServiceContext, c: Context, strict: boolean): Promise<Caller | null> {
+  const h = c.req.header('authorization')
+  if (!h) return null
+  const m = /^Bearer\s+(vks_[0-9a-f]{64})$/.exec(h.trim())
+  if (!m) {
+    if (strict) throw new ApiError(401, 'unauthenticated', "Authorization must be 'Bearer <session token>'")
+    return null
+  }
+  const hash = sha256(m[1])
+  const s = await ctx.db.selectFrom('sessions').selectAll().where('token_hash', '=', hash).executeTakeFirst()
+  if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= ctx.now().getTime()) {
+    if (strict) throw new ApiError(401, 'session-expired', 'your session has ended; sign in again')
+    return null
+  }
+  const wallets = await walletsOf(ctx, s.account_id)
+  return {
+    accountId: s.account_id,
+    wallet: s.wallet,
+    wallets,
+    venueId: s.venue_id,
+    operator: wallets.some((w) => ctx.config.operators.has(w)),
+    tokenHash: hash,
+  }
+}
+
+export async function requireCaller(ctx: ServiceContext, c: Context): Promise<Caller> {
+  const caller = await resolveCaller(ctx, c, true)
+  if (!caller) throw unauthenticated()
+  return caller
+}

@@ -1,0 +1,143 @@
+/** The fixture chain: driven by tests and the demo, stored in the service's tables. */
+import { sql, type Kysely } from 'kysely'
+import type { Database } from '../db/schema.ts'
+import type { Market } from '../../contract/types.ts'
+import { isNodeType } from '../../contract/ids.ts'
+import { normalizeMarketId, normalizeWallet, timeId } from '../../core/ids.ts'
+import type { ChainController, ChainSource, HeldPosition, MarketInput } from './source.ts'
+import { marketFromRow } from './markets.ts'
+
+export class FixtureChain implements ChainSource, ChainController {
+  /** Called after a market resolves (records, settlements, realtime). */
+  onResolved: (marketId: string) => Promise<void> = async () => {}
+  /** Called after a trade is recorded. */
+  onTrade: (marketId: string) => Promise<void> = async () => {}
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async markets(ids: string[]): Promise<Map<string, Market>> {
+    const out = new Map<string, Market>()
+    const list = [...new Set(ids.map((i) => i.toLowerCase()))]
+    if (!list.length) return out
+    const rows = await this.db.selectFrom('markets').selectAll().where('id', 'in', list).execute()
+    for (const r of rows) out.set(r.id, marketFromRow(r))
+    return out
+  }
+
+  async positionOf(wallets: string[], marketId: string): Promise<HeldPosition | null> {
+    if (!wallets.length) return null
+    const rows = await this.db
+      .selectFrom('positions')
+      .select(['side', sql<string>`sum(size)::text`.as('size')])
+      .where('wallet', 'in', wallets.map((w) => w.toLowerCase()))
+      .where('market_id', '=', marketId.toLowerCase())
+      .where('size', '>', '0')
+      .groupBy('side')
+      .execute()
+    if (!rows.length) return null
+    rows.sort((a, b) => (BigInt(b.size) > BigInt(a.size) ? 1 : BigInt(b.size) < BigInt(a.size) ? -1 : a.side - b.side))
+    return { side: rows[0].side, size: BigInt(rows[0].size).toString() }
+  }
+
+  async priceOf(marketId: string, side: number): Promise<number | null> {
+    const r = await this.db
+      .selectFrom('prices')
+      .select('price_bps')
+      .where('market_id', '=', marketId.toLowerCase())
+      .where('side', '=', side)
+      .executeTakeFirst()
+    return r ? r.price_bps : null
+  }
+
+  async addMarket(m: MarketInput): Promise<Market> {
+    const id = normalizeMarketId(m.id)
+    if (!id) throw new Error(`market id must be 0x and 64 hex characters: ${m.id}`)
+    const outcomes = m.outcomes ?? [{ label: 'Yes' }, { label: 'No' }]
+    const nodes = (m.nodes ?? []).map((n) => {
+      if (!isNodeType(n.type)) throw new Error(`unknown node type ${n.type}`)
+      return { type: n.type, ref: n.ref }
+    })
+    if (m.series) nodes.push({ type: 'series', ref: m.series })
+    const facet = m.facet !== undefined ? m.facet : nodes.find((n) => n.type === 'category') ?? nodes[0] ?? null
+    const uniq = [...new Map(nodes.map((n) => [`${n.type}:${n.ref}`, n])).values()]
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('markets')
+        .values({
+          id,
+          title: m.title,
+          outcomes: JSON.stringify(outcomes),
+          nodes: JSON.stringify(uniq),
+          facet_type: facet?.type ?? null,
+          facet_ref: facet?.ref ?? null,
+          series: m.series ?? null,
+          clob: !!m.clob,
+          closes_at: m.closesAt ? new Date(m.closesAt) : null,
+          decimals: m.decimals === undefined ? 6 : m.decimals,
+          result: null,
+          created_at: new Date(),
+        })
+        .execute()
+      if (uniq.length)
+        await tx
+          .insertInto('market_nodes')
+          .values(uniq.map((n) => ({ market_id: id, node_type: n.type, node_ref: n.ref })))
+          .execute()
+    })
+    return (await this.markets([id])).get(id)!
+  }
+
+  async setPrice(marketId: string, side: number, priceBps: number): Promise<void> {
+    if (!Number.isInteger(priceBps) || priceBps < 0 || priceBps > 10_000) throw new Error('price must be 0..10000 bps')
+    await this.db
+      .insertInto('prices')
+      .values({ market_id: marketId.toLowerCase(), side, price_bps: priceBps, updated_at: new Date() })
+      .onConflict((oc) => oc.columns(['market_id', 'side']).doUpdateSet({ price_bps: priceBps, updated_at: new Date() }))
+      .execute()
+  }
+
+  async setPosition(wallet: string, marketId: string, side: number, size: bigint | number | string): Promise<void> {
+    const w = normalizeWallet(wallet)
+    if (!w) throw new Error(`not a wallet: ${wallet}`)
+    const s = BigInt(size).toString()
+    await this.db
+      .insertInto('positions')
+      .values({ wallet: w, market_id: marketId.toLowerCase(), side, size: s, updated_at: new Date() })
+      .onConflict((oc) => oc.columns(['wallet', 'market_id', 'side']).doUpdateSet({ size: s, updated_at: new Date() }))
+      .execute()
+  }
+
+  async trade(t: { wallet: string; marketId: string; side: number; size: bigint | number | string; priceBps?: number; at?: Date }): Promise<void> {
+    const w = normalizeWallet(t.wallet)
+    if (!w) throw new Error(`not a wallet: ${t.wallet}`)
+    const id = t.marketId.toLowerCase()
+    const size = BigInt(t.size)
+    const price = t.priceBps ?? (await this.priceOf(id, t.side))
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('trades')
+        .values({ id: timeId('t_'), wallet: w, market_id: id, side: t.side, size: size.toString(), price_bps: price, at: t.at ?? new Date() })
+        .execute()
+      await tx
+        .insertInto('positions')
+        .values({ wallet: w, market_id: id, side: t.side, size: size.toString(), updated_at: new Date() })
+        .onConflict((oc) =>
+          oc.columns(['wallet', 'market_id', 'side']).doUpdateSet({ size: sql`positions.size + ${size.toString()}::numeric`, updated_at: new Date() }),
+        )
+        .execute()
+      await tx.updateTable('markets').set({ volume: sql`volume + 1` }).where('id', '=', id).execute()
+    })
+    await this.onTrade(id)
+  }
+
+  async resolve(marketId: string, outcome: number | 'void'): Promise<void> {
+    const id = marketId.toLowerCase()
+    const m = (await this.markets([id])).get(id)
+    if (!m) throw new Error(`unknown market ${marketId}`)
+    if (outcome !== 'void' && (!Number.isInteger(outcome) || outcome < 0 || outcome >= m.outcomes.length))
+      throw new Error(`market ${id} has no outcome ${outcome}`)
+    const result = outcome === 'void' ? { void: true as const } : { winner: outcome }
+    await this.db.updateTable('markets').set({ result: JSON.stringify(result), resolved_at: new Date() }).where('id', '=', id).execute()
+    await this.onResolved(id)
+  }
+}

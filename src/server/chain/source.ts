@@ -1,0 +1,45 @@
+/**
+ * The chain source: where markets, side prices, positions and trades come from. The service reads the
+ * stance from it when a post is written and freezes it on the post. The fixture implementation keeps
+ * its state in the service's own tables so that every instance over one database sees the same chain.
+ */
+import type { Market, MarketResult, NodeRef, OutcomeLabel } from '../../contract/types.ts'
+
+export interface HeldPosition {
+  side: number
+  /** Base units, decimal string. */
+  size: string
+}
+
+export interface ChainSource {
+  /** Markets by lowercased id; unknown ids are absent. */
+  markets(ids: string[]): Promise<Map<string, Market>>
+  /** The largest position any of these wallets holds on the market, or null. */
+  positionOf(wallets: string[], marketId: string): Promise<HeldPosition | null>
+  /** Price of one side in basis points, or null when unknown. */
+  priceOf(marketId: string, side: number): Promise<number | null>
+}
+
+export interface MarketInput {
+  id: string
+  title: string
+  outcomes?: OutcomeLabel[]
+  nodes?: NodeRef[]
+  /** The node records are read at; defaults to the first category node, else the first node. */
+  facet?: NodeRef | null
+  series?: string | null
+  clob?: boolean
+  closesAt?: string | Date | null
+  decimals?: number | null
+}
+
+/** What tests and the demo drive (DESIGN.md: `svc.chain`). */
+export interface ChainController {
+  addMarket(m: MarketInput): Promise<Market>
+  setPrice(marketId: string, side: number, priceBps: number): Promise<void>
+  setPosition(wallet: string, marketId: string, side: number, size: bigint | number | string): Promise<void>
+  trade(t: { wallet: string; marketId: string; side: number; size: bigint | number | string; priceBps?: number; at?: Date }): Promise<void>
+  resolve(marketId: string, outcome: number | 'void'): Promise<void>
+}
+
+export type { Market, MarketResult }

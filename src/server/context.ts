@@ -1,0 +1,28 @@
+/** Everything a request handler may use: the store, the chain source, the realtime bus, configuration. */
+import type { Kysely } from 'kysely'
+import type { Database } from './db/schema.ts'
+import type { Store } from './db/open.ts'
+import type { ChainSource } from './chain/source.ts'
+import type { PubSub } from './realtime/pubsub.ts'
+
+export interface ServiceConfig {
+  /** Wallets (lowercased) that are platform operators. */
+  operators: Set<string>
+  /** Distinct reporters that auto-hide a post pending review. */
+  reportThreshold: number
+  /** When on, keyless sessions get no sponsorship (§5.4). */
+  keyEnforcement: boolean
+  /** Domain and URI written into sign-in messages. */
+  siweDomain: string
+  siweUri: string
+  chainId: number
+}
+
+export interface ServiceContext {
+  store: Store
+  db: Kysely<Database>
+  chain: ChainSource
+  bus: PubSub
+  config: ServiceConfig
+  now(): Date
+}

@@ -1,0 +1,280 @@
+/**
+ * The one migration set. Plain PostgreSQL: the same statements run on PGlite and on a PostgreSQL server.
+ * Append new migrations; never edit an applied one.
+ */
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+
+const m001 = `
+create table accounts (
+  id text primary key,
+  created_at timestamptz not null default now()
+);
+create table wallets (
+  address text primary key,
+  account_id text not null references accounts(id),
+  linked_at timestamptz not null default now()
+);
+create index wallets_account on wallets(account_id);
+create table profiles (
+  account_id text primary key references accounts(id),
+  name text,
+  avatar_url text,
+  updated_at timestamptz not null default now()
+);
+create table auth_nonces (
+  nonce text primary key,
+  address text not null,
+  message text not null,
+  expires_at timestamptz not null,
+  used_at timestamptz
+);
+create table sessions (
+  token_hash text primary key,
+  account_id text not null references accounts(id),
+  wallet text not null,
+  venue_id text,
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null,
+  revoked_at timestamptz
+);
+create index sessions_account on sessions(account_id);
+
+create table markets (
+  id text primary key,
+  title text not null,
+  outcomes jsonb not null,
+  nodes jsonb not null,
+  facet_type text,
+  facet_ref text,
+  series text,
+  clob boolean not null default false,
+  closes_at timestamptz,
+  decimals integer,
+  result jsonb,
+  resolved_at timestamptz,
+  volume double precision not null default 0,
+  created_at timestamptz not null default now()
+);
+create index markets_series on markets(series) where series is not null;
+create index markets_closes on markets(closes_at) where result is null;
+create table market_nodes (
+  market_id text not null references markets(id),
+  node_type text not null,
+  node_ref text not null,
+  primary key (node_type, node_ref, market_id)
+);
+create index market_nodes_market on market_nodes(market_id);
+create table prices (
+  market_id text not null references markets(id),
+  side integer not null,
+  price_bps integer not null,
+  updated_at timestamptz not null default now(),
+  primary key (market_id, side)
+);
+create table positions (
+  wallet text not null,
+  market_id text not null references markets(id),
+  side integer not null,
+  size numeric not null,
+  updated_at timestamptz not null default now(),
+  primary key (wallet, market_id, side)
+);
+create index positions_market on positions(market_id);
+create table trades (
+  id text primary key,
+  wallet text not null,
+  market_id text not null references markets(id),
+  side integer not null,
+  size numeric not null,
+  price_bps integer,
+  at timestamptz not null default now()
+);
+create index trades_market_at on trades(market_id, at desc);
+create index trades_at on trades(at desc);
+
+create table venues (
+  id text primary key,
+  owner_account_id text references accounts(id),
+  created_at timestamptz not null default now(),
+  sponsorship_grant boolean not null default false,
+  policy jsonb,
+  origins jsonb not null default '[]'::jsonb
+);
+create table venue_keys (
+  id text primary key,
+  venue_id text not null references venues(id),
+  key_hash text not null unique,
+  scopes jsonb not null,
+  label text not null,
+  created_by text references accounts(id),
+  created_at timestamptz not null default now(),
+  revoked_at timestamptz
+);
+create index venue_keys_venue on venue_keys(venue_id);
+create table venue_usage (
+  venue_id text not null references venues(id),
+  day date not null,
+  reads integer not null default 0,
+  writes integer not null default 0,
+  primary key (venue_id, day)
+);
+create table rooms (
+  id text primary key,
+  venue_id text not null references venues(id),
+  subject_type text not null,
+  subject_ref text not null,
+  visibility text not null check (visibility in ('public','private')),
+  title text not null,
+  is_self boolean not null default false,
+  created_at timestamptz not null default now()
+);
+create unique index rooms_venue_self on rooms(venue_id) where is_self;
+create table room_members (
+  room_id text not null references rooms(id),
+  account_id text not null references accounts(id),
+  joined_at timestamptz not null default now(),
+  left_at timestamptz,
+  primary key (room_id, account_id)
+);
+
+create table posts (
+  id text primary key,
+  subject_type text not null,
+  subject_ref text not null,
+  account_id text not null references accounts(id),
+  author text not null,
+  body text not null,
+  parent_id text references posts(id),
+  room_id text references rooms(id),
+  room_private boolean not null default false,
+  market_id text references markets(id),
+  facet_type text,
+  facet_ref text,
+  stance_side integer,
+  stance_size text,
+  stance_price_bps integer,
+  created_at timestamptz not null default now(),
+  edited_at timestamptz,
+  deleted_at timestamptz,
+  state text not null default 'visible' check (state in ('visible','hidden','removed')),
+  report_count integer not null default 0,
+  agrees integer not null default 0,
+  replies integer not null default 0,
+  score double precision not null,
+  pinned_at timestamptz
+);
+create index posts_thread on posts(subject_type, subject_ref, id desc) where parent_id is null;
+create index posts_parent on posts(parent_id, id) where parent_id is not null;
+create index posts_account on posts(account_id, id desc);
+create index posts_room on posts(room_id, score desc, id desc) where parent_id is null and room_id is not null;
+create index posts_live on posts(score desc, id desc)
+  where parent_id is null and deleted_at is null and state = 'visible' and not room_private;
+create index posts_market on posts(market_id) where market_id is not null;
+create table post_nodes (
+  post_id text not null references posts(id),
+  node_type text not null,
+  node_ref text not null,
+  score double precision not null,
+  primary key (node_type, node_ref, post_id)
+);
+create index post_nodes_rank on post_nodes(node_type, node_ref, score desc, post_id desc);
+create index post_nodes_post on post_nodes(post_id);
+create table reactions (
+  post_id text not null references posts(id),
+  account_id text not null references accounts(id),
+  kind text not null,
+  created_at timestamptz not null default now(),
+  primary key (post_id, account_id, kind)
+);
+create table reports (
+  post_id text not null references posts(id),
+  account_id text not null references accounts(id),
+  reason text not null,
+  venue_id text,
+  created_at timestamptz not null default now(),
+  primary key (post_id, account_id)
+);
+create table blocks (
+  account_id text not null references accounts(id),
+  blocked_account_id text not null references accounts(id),
+  created_at timestamptz not null default now(),
+  primary key (account_id, blocked_account_id)
+);
+create table follows (
+  account_id text not null references accounts(id),
+  subject_type text not null,
+  subject_ref text not null,
+  created_at timestamptz not null default now(),
+  primary key (account_id, subject_type, subject_ref)
+);
+create index follows_subject on follows(subject_type, subject_ref);
+
+create table venue_hides (
+  venue_id text not null,
+  post_id text not null references posts(id),
+  by_account text not null,
+  at timestamptz not null default now(),
+  primary key (venue_id, post_id)
+);
+create table bans (
+  scope text not null,
+  account_id text not null references accounts(id),
+  by_account text not null,
+  at timestamptz not null default now(),
+  primary key (scope, account_id)
+);
+create table mod_items (
+  post_id text not null references posts(id),
+  scope text not null,
+  state text not null check (state in ('open','actioned')),
+  last_action text,
+  last_actor text,
+  updated_at timestamptz not null default now(),
+  primary key (scope, post_id)
+);
+create index mod_items_queue on mod_items(scope, state, updated_at desc, post_id desc);
+create table mod_audit (
+  id text primary key,
+  scope text not null,
+  actor_account text not null,
+  actor_wallet text not null,
+  action text not null,
+  post_id text,
+  target_account text,
+  at timestamptz not null default now()
+);
+create index mod_audit_scope on mod_audit(scope, id desc);
+create table records (
+  account_id text not null references accounts(id),
+  facet_type text not null,
+  facet_ref text not null,
+  right_count integer not null default 0,
+  wrong_count integer not null default 0,
+  void_count integer not null default 0,
+  odds_sum integer not null default 0,
+  score double precision not null default 0,
+  updated_at timestamptz not null default now(),
+  primary key (facet_type, facet_ref, account_id)
+);
+create index records_rank on records(facet_type, facet_ref, score desc);
+create index records_account on records(account_id);
+`
+
+/** Splits a script into statements (one statement per call on every driver). */
+function statements(script: string): string[] {
+  return script.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)
+}
+
+export const MIGRATIONS: Record<string, Migration> = {
+  '001_initial': {
+    async up(db: Kysely<any>) {
+      for (const stmt of statements(m001)) await sql.raw(stmt).execute(db)
+    },
+  },
+}
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return MIGRATIONS
+  },
+}

@@ -1,0 +1,105 @@
+/**
+ * Strict input parsing. Query strings: unknown parameters are refused, each value is checked.
+ * Bodies: must be a JSON object, unknown fields refused. Every failure is a 4xx naming the input.
+ */
+import type { Context } from 'hono'
+import { z } from 'zod'
+import { LIMITS } from '../../contract/limits.ts'
+import { ApiError } from './errors.ts'
+
+function describe(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length ? issue.path.join('.') : 'body'
+  if (issue.code === 'unrecognized_keys') return `unknown field ${issue.keys.map((k) => `'${k}'`).join(', ')}`
+  if (issue.code === 'invalid_type') {
+    const received = (issue as any).input === undefined ? 'nothing' : typeof (issue as any).input
+    return `'${where}' must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`} (got ${received})`
+  }
+  return `'${where}': ${issue.message}`
+}
+
+function fail(err: z.ZodError, code: 'validation-failed' | 'unsupported-param' = 'validation-failed'): never {
+  const first = err.issues[0]
+  throw new ApiError(400, code, describe(first), { param: first.path.join('.') || undefined })
+}
+
+/**
+ * Parses the query string. `allowed` lists the accepted names: any other gives `unknownCode`
+ * (400 `unsupported-param` on the ranked feed, §4.1 rule 1). A repeated parameter is refused.
+ */
+export function parseQuery<S extends z.ZodType>(
+  c: Context,
+  allowed: readonly string[],
+  schema: S,
+): z.output<S> {
+  const url = new URL(c.req.url)
+  const raw: Record<string, string> = {}
+  for (const [k, v] of url.searchParams) {
+    if (!allowed.includes(k)) {
+      throw new ApiError(400, 'unsupported-param', `unsupported query parameter '${k}'; accepted: ${allowed.join(', ')}`, { param: k })
+    }
+    if (k in raw) throw new ApiError(400, 'validation-failed', `query parameter '${k}' is given more than once`, { param: k })
+    raw[k] = v
+  }
+  const r = schema.safeParse(raw)
+  if (!r.success) fail(r.error)
+  return r.data
+}
+
+/** Reads a JSON object body: malformed JSON is 400 `invalid-json`, a too-large body is 413. */
+export async function readJson(c: Context): Promise<unknown> {
+  const len = Number(c.req.header('content-length') ?? 0)
+  if (len > LIMITS.bodyMaxBytes) throw new ApiError(413, 'payload-too-large', `request body is larger than ${LIMITS.bodyMaxBytes} bytes`)
+  const text = await c.req.text()
+  if (text.length > LIMITS.bodyMaxBytes) throw new ApiError(413, 'payload-too-large', `request body is larger than ${LIMITS.bodyMaxBytes} bytes`)
+  if (!text.trim()) throw new ApiError(400, 'invalid-json', 'request body must be a JSON object')
+  let v: unknown
+  try {
+    v = JSON.parse(text)
+  } catch {
+    throw new ApiError(400, 'invalid-json', 'request body is not valid JSON')
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ApiError(400, 'invalid-json', 'request body must be a JSON object')
+  return v
+}
+
+export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const v = await readJson(c)
+  const r = schema.safeParse(v)
+  if (!r.success) fail(r.error)
+  return r.data
+}
+
+/** Parses a path parameter with a schema; failure is 400 naming it. */
+export function parseParam<S extends z.ZodType>(c: Context, name: string, schema: S): z.output<S> {
+  const r = schema.safeParse(c.req.param(name))
+  if (!r.success) throw new ApiError(400, 'validation-failed', `'${name}' ${r.error.issues[0].message}`, { param: name })
+  return r.data
+}
+
+// Reusable field schemas.
+import { MARKET_ID_RE, NODE_REF_RE, POST_ID_RE, ROOM_ID_RE, SUBJECT_TYPES, VENUE_ID_RE, WALLET_RE } from '../../contract/ids.ts'
+
+export const zWallet = z.string().regex(WALLET_RE, 'must be a wallet address (0x and 40 hex characters)').transform((s) => s.toLowerCase())
+export const zMarketId = z.string().regex(MARKET_ID_RE, 'must be a market id (0x and 64 hex characters)').transform((s) => s.toLowerCase())
+export const zSubjectType = z.enum(SUBJECT_TYPES, { message: `must be one of ${SUBJECT_TYPES.join(', ')}` })
+export const zNodeRef = z.string().regex(NODE_REF_RE, 'must be a node key (lowercase letters, digits, . _ : -)')
+export const zPostId = z.string().regex(POST_ID_RE, 'must be a post id')
+export const zVenueId = z.string().regex(VENUE_ID_RE, 'must be a venue id (6 to 64 lowercase letters, digits and hyphens)')
+export const zRoom = z.string().regex(ROOM_ID_RE, "must be a room id or 'self'")
+export const zBoolParam = z.enum(['true', 'false'], { message: "must be 'true' or 'false'" }).transform((v) => v === 'true')
+export const zLimit = z
+  .string()
+  .regex(/^\d{1,4}$/, 'must be a whole number')
+  .transform(Number)
+  .pipe(z.number().int().min(1, `must be from 1 to ${LIMITS.pageMax}`).max(LIMITS.pageMax, `must be from 1 to ${LIMITS.pageMax}`))
+export const zCursor = z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'is not a cursor this service issued')
+
+/** A subject: type + ref, where an `event` ref must be a market id (lowercased) and others node keys. */
+export function checkSubject(subjectType: string, subjectRef: string, field = 'subjectRef'): string {
+  if (subjectType === 'event') {
+    if (!MARKET_ID_RE.test(subjectRef)) throw new ApiError(400, 'validation-failed', `'${field}' must be a market id (0x and 64 hex characters) for subject type event`, { param: field })
+    return subjectRef.toLowerCase()
+  }
+  if (!NODE_REF_RE.test(subjectRef)) throw new ApiError(400, 'validation-failed', `'${field}' must be a node key (lowercase letters, digits, . _ : -)`, { param: field })
+  return subjectRef
+}

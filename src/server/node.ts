@@ -1,0 +1,71 @@
+/** The Node entry: serves the app with @hono/node-server and the stream with `ws`. */
+import { serve } from '@hono/node-server'
+import type { AddressInfo } from 'node:net'
+import { WebSocketServer } from 'ws'
+import { createApp } from './app.ts'
+import { createService, type ServiceOptions } from './service.ts'
+import { Hub } from './realtime/hub.ts'
+import { PATHS } from '../contract/paths.ts'
+import type { FixtureChain } from './chain/fixture.ts'
+import type { ServiceContext } from './context.ts'
+
+export interface ReferenceServiceOptions extends ServiceOptions {
+  /** Port; 0 picks any free port. Default 8787. */
+  port?: number
+  host?: string
+  /** Extra routes (the demo pages) mounted before the API. */
+  mount?: Parameters<typeof createApp>[1]
+}
+
+export interface ReferenceService {
+  url: string
+  streamUrl: string
+  port: number
+  chain: FixtureChain
+  ctx: ServiceContext
+  hub: Hub
+  close(): Promise<void>
+}
+
+export async function startReferenceService(opts: ReferenceServiceOptions = {}): Promise<ReferenceService> {
+  const svc = await createService(opts)
+  const app = createApp(svc.ctx, opts.mount)
+  const hub = new Hub(svc.ctx.bus)
+  const host = opts.host ?? '127.0.0.1'
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: opts.port ?? 8787, hostname: host }, () => resolve(s))
+    s.once('error', reject)
+  })
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 })
+  server.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '').split('?')[0]
+    if (path !== PATHS.stream) {
+      socket.write('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n')
+      socket.destroy()
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const h = hub.attach({ send: (t) => ws.send(t), close: (code, reason) => ws.close(code, reason) })
+      ws.on('message', (data) => h.onMessage(String(data)))
+      ws.on('close', h.onClose)
+      ws.on('error', h.onClose)
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host
+  return {
+    url: `http://${shownHost}:${port}`,
+    streamUrl: `ws://${shownHost}:${port}${PATHS.stream}`,
+    port,
+    chain: svc.chain,
+    ctx: svc.ctx,
+    hub,
+    async close() {
+      hub.close()
+      for (const c of wss.clients) c.terminate()
+      wss.close()
+      await new Promise<void>((r) => server.close(() => r()))
+      await svc.close()
+    },
+  }
+}

@@ -1,0 +1,88 @@
+/** Sign-in, wallet linking, sign-out and the caller's own identity. */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { PATHS } from '../../contract/paths.ts'
+import type { MeResult } from '../../contract/types.ts'
+import type { ServiceContext } from '../context.ts'
+import { ApiError } from '../http/errors.ts'
+import { parseBody, zVenueId, zWallet } from '../http/validate.ts'
+import { createSession, issueNonce, requireCaller, verifySignedMessage } from '../auth/session.ts'
+import { profilesFor } from '../services/profiles.ts'
+
+const zSignature = z.string().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a hex signature')
+
+export function authRoutes(ctx: ServiceContext) {
+  const app = new Hono()
+
+  app.post(PATHS.authNonce, async (c) => {
+    const body = await parseBody(c, z.strictObject({ address: zWallet }))
+    return c.json(await issueNonce(ctx, body.address))
+  })
+
+  app.post(PATHS.authVerify, async (c) => {
+    const body = await parseBody(
+      c,
+      z.strictObject({ message: z.string().min(1).max(4000), signature: zSignature, venueId: zVenueId.nullish() }),
+    )
+    const wallet = await verifySignedMessage(ctx, body.message, body.signature)
+    return c.json(await createSession(ctx, wallet, body.venueId ?? null))
+  })
+
+  app.post(PATHS.authLink, async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const body = await parseBody(c, z.strictObject({ message: z.string().min(1).max(4000), signature: zSignature }))
+    const wallet = await verifySignedMessage(ctx, body.message, body.signature)
+    const owner = await ctx.db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
+    if (owner && owner.account_id !== caller.accountId) {
+      throw new ApiError(409, 'wallet-linked', 'this wallet already belongs to another account')
+    }
+    if (!owner) await ctx.db.insertInto('wallets').values({ address: wallet, account_id: caller.accountId, linked_at: ctx.now() }).execute()
+    const wallets = await ctx.db.selectFrom('wallets').select('address').where('account_id', '=', caller.accountId).orderBy('linked_at').execute()
+    return c.json({ accountId: caller.accountId, wallets: wallets.map((w) => w.address) })
+  })
+
+  app.post(PATHS.authSignOut, async (c) => {
+    const caller = await requireCaller(ctx, c)
+    await ctx.db.updateTable('sessions').set({ revoked_at: ctx.now() }).where('token_hash', '=', caller.tokenHash).execute()
+    return c.json({ signedOut: true })
+  })
+
+  app.get(PATHS.me, async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const profiles = await profilesFor(ctx, [caller.wallet])
+    const me: MeResult = {
+      accountId: caller.accountId,
+      wallet: caller.wallet,
+      wallets: caller.wallets,
+      venueId: caller.venueId,
+      operator: caller.operator,
+      profile: profiles[caller.wallet],
+    }
+    return c.json(me)
+  })
+
+  app.put(PATHS.myProfile, async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const body = await parseBody(
+      c,
+      z.strictObject({
+        name: z.string().trim().min(1).max(40).nullable().optional(),
+        avatarUrl: z.url({ protocol: /^https?$/ }).max(500).nullable().optional(),
+      }),
+    )
+    await ctx.db
+      .insertInto('profiles')
+      .values({ account_id: caller.accountId, name: body.name ?? null, avatar_url: body.avatarUrl ?? null, updated_at: ctx.now() })
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.avatarUrl !== undefined ? { avatar_url: body.avatarUrl } : {}),
+          updated_at: ctx.now(),
+        }),
+      )
+      .execute()
+    return c.json((await profilesFor(ctx, [caller.wallet]))[caller.wallet])
+  })
+
+  return app
+}

@@ -1,0 +1,61 @@
+/**
+ * Builds one service instance, independent of the runtime: store, chain, bus, context and app.
+ * The Node and Deno entries serve its app and attach the stream.
+ */
+import { openStore } from './db/open.ts'
+import { FixtureChain } from './chain/fixture.ts'
+import { MemoryPubSub, type PubSub } from './realtime/pubsub.ts'
+import type { ServiceConfig, ServiceContext } from './context.ts'
+import { LIMITS } from '../contract/limits.ts'
+import { NETWORKS } from '../contract/networks.ts'
+
+export interface ServiceOptions {
+  /** PGlite data directory; omitted means in memory. Ignored when `databaseUrl` is set. */
+  dataDir?: string | null
+  /** PostgreSQL connection string; switches the store to PostgreSQL. */
+  databaseUrl?: string | null
+  /** Operator wallets. */
+  operators?: string[]
+  reportThreshold?: number
+  keyEnforcement?: boolean
+  siweDomain?: string
+  siweUri?: string
+  chainId?: number
+  /** Clock, for tests. */
+  now?: () => Date
+}
+
+export interface Service {
+  ctx: ServiceContext
+  chain: FixtureChain
+  close(): Promise<void>
+}
+
+export async function createService(opts: ServiceOptions = {}): Promise<Service> {
+  const store = await openStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl })
+  let bus: PubSub = new MemoryPubSub()
+  if (store.databaseUrl) {
+    const { PgPubSub } = await import('./realtime/pg-pubsub.ts')
+    bus = await PgPubSub.connect(store.databaseUrl)
+  }
+  const chain = new FixtureChain(store.db)
+  const config: ServiceConfig = {
+    operators: new Set((opts.operators ?? []).map((w) => w.toLowerCase())),
+    reportThreshold: opts.reportThreshold ?? LIMITS.reportThreshold,
+    keyEnforcement: opts.keyEnforcement ?? false,
+    siweDomain: opts.siweDomain ?? 'localhost',
+    siweUri: opts.siweUri ?? 'http://localhost',
+    chainId: opts.chainId ?? NETWORKS.testnet.chainId,
+  }
+  const ctx: ServiceContext = { store, db: store.db, chain, bus, config, now: opts.now ?? (() => new Date()) }
+  const { wireChainHooks } = await import('./services/chain-hooks.ts')
+  wireChainHooks(ctx, chain)
+  return {
+    ctx,
+    chain,
+    async close() {
+      await bus.close()
+      await store.close()
+    },
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Settled records (§2.12): per account and node, right and wrong takes (a void is never wrong), the
+ * odds beaten over right takes, and a score for ranking. One take counts per account and market: the
+ * first one written. Deleting a take does not take it off the record: a stance is frozen proof.
+ * Rows with facet ('*','*') are the global record. CLOB markets have no results, so they never settle.
+ */
+import { sql } from 'kysely'
+import type { NodeRef, SettledRecord } from '../../contract/types.ts'
+import { recordScore } from '../../core/ranking.ts'
+import type { ServiceContext } from '../context.ts'
+import { parseJson } from '../chain/markets.ts'
+
+export const GLOBAL_FACET = { type: '*', ref: '*' } as const
+
+interface Tally {
+  right: number
+  wrong: number
+  void: number
+  odds: number
+}
+
+async function tallies(ctx: ServiceContext, accountIds: string[], facet: { type: string; ref: string }) {
+  const q = ctx.db
+    .selectFrom('posts as p')
+    .innerJoin('markets as m', 'm.id', 'p.market_id')
+    .select(['p.account_id', 'p.market_id', 'p.stance_side', 'p.stance_price_bps', 'm.result'])
+    .distinctOn(['p.account_id', 'p.market_id'])
+    .where('p.account_id', 'in', accountIds)
+    .where('p.stance_side', 'is not', null)
+    .where('m.result', 'is not', null)
+    .where('m.clob', '=', false)
+    .orderBy('p.account_id')
+    .orderBy('p.market_id')
+    .orderBy('p.id')
+  const rows = await (facet.type === '*' ? q : q.where('m.facet_type', '=', facet.type).where('m.facet_ref', '=', facet.ref)).execute()
+  const out = new Map<string, Tally>()
+  for (const id of accountIds) out.set(id, { right: 0, wrong: 0, void: 0, odds: 0 })
+  for (const r of rows) {
+    const t = out.get(r.account_id)!
+    const result = parseJson<{ winner: number } | { void: true }>(r.result)
+    if ('void' in result) t.void++
+    else if (result.winner === r.stance_side) {
+      t.right++
+      if (r.stance_price_bps != null) t.odds += 10_000 - r.stance_price_bps
+    } else t.wrong++
+  }
+  return out
+}
+
+async function writeTallies(ctx: ServiceContext, facet: { type: string; ref: string }, t: Map<string, Tally>) {
+  for (const [accountId, v] of t) {
+    const row = {
+      account_id: accountId,
+      facet_type: facet.type,
+      facet_ref: facet.ref,
+      right_count: v.right,
+      wrong_count: v.wrong,
+      void_count: v.void,
+      odds_sum: v.odds,
+      score: recordScore(v.right, v.wrong),
+      updated_at: ctx.now(),
+    }
+    await ctx.db
+      .insertInto('records')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['facet_type', 'facet_ref', 'account_id']).doUpdateSet({
+          right_count: row.right_count,
+          wrong_count: row.wrong_count,
+          void_count: row.void_count,
+          odds_sum: row.odds_sum,
+          score: row.score,
+          updated_at: row.updated_at,
+        }),
+      )
+      .execute()
+  }
+}
+
+/** Recomputes the records of every account holding a take on this market, at its facet and globally. */
+export async function recomputeRecordsForMarket(ctx: ServiceContext, marketId: string) {
+  const m = await ctx.db.selectFrom('markets').select(['facet_type', 'facet_ref', 'clob']).where('id', '=', marketId).executeTakeFirst()
+  if (!m || m.clob) return
+  const accounts = await ctx.db
+    .selectFrom('posts')
+    .select('account_id')
+    .distinct()
+    .where('market_id', '=', marketId)
+    .where('stance_side', 'is not', null)
+    .execute()
+  const ids = accounts.map((a) => a.account_id)
+  if (!ids.length) return
+  const facets = [GLOBAL_FACET as { type: string; ref: string }]
+  if (m.facet_type && m.facet_ref) facets.push({ type: m.facet_type, ref: m.facet_ref })
+  for (const f of facets) await writeTallies(ctx, f, await tallies(ctx, ids, f))
+}
+
+/** Records of many accounts at one facet (null = global), with rank and population. */
+export async function recordsFor(ctx: ServiceContext, accountIds: string[], facet: NodeRef | null): Promise<Map<string, SettledRecord>> {
+  const f = facet ?? GLOBAL_FACET
+  const out = new Map<string, SettledRecord>()
+  const pop = await ctx.db
+    .selectFrom('records')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('facet_type', '=', f.type)
+    .where('facet_ref', '=', f.ref)
+    .where(sql<boolean>`right_count + wrong_count > 0`)
+    .executeTakeFirst()
+  const population = pop?.n ?? 0
+  const ids = [...new Set(accountIds)]
+  const rows = ids.length
+    ? await ctx.db
+        .selectFrom('records as r')
+        .select([
+          'r.account_id',
+          'r.right_count',
+          'r.wrong_count',
+          'r.void_count',
+          'r.odds_sum',
+          'r.score',
+          sql<number>`(select count(*)::int from records o where o.facet_type = r.facet_type and o.facet_ref = r.facet_ref
+             and o.right_count + o.wrong_count > 0 and o.score > r.score)`.as('above'),
+        ])
+        .where('r.facet_type', '=', f.type)
+        .where('r.facet_ref', '=', f.ref)
+        .where('r.account_id', 'in', ids)
+        .execute()
+    : []
+  const byId = new Map(rows.map((r) => [r.account_id, r]))
+  for (const id of ids) {
+    const r = byId.get(id)
+    const settled = r ? r.right_count + r.wrong_count : 0
+    out.set(id, {
+      facet: facet ?? null,
+      right: r?.right_count ?? 0,
+      wrong: r?.wrong_count ?? 0,
+      void: r?.void_count ?? 0,
+      oddsBeatenBps: r?.odds_sum ?? 0,
+      rank: r && settled > 0 ? r.above + 1 : null,
+      population,
+    })
+  }
+  return out
+}
