@@ -5,12 +5,13 @@ import { HTTPException } from 'hono/http-exception'
 import type { ServiceContext } from './context.ts'
 import { ApiError } from './http/errors.ts'
 import { authRoutes } from './routes/auth.ts'
+import { postRoutes } from './routes/posts.ts'
 import { PATHS } from '../contract/paths.ts'
 
 export type RouteModule = (ctx: ServiceContext) => Hono
 
 /** Route modules, in mount order. Each lives in `routes/` and owns its paths. */
-const modules: RouteModule[] = [authRoutes]
+const modules: RouteModule[] = [authRoutes, postRoutes]
 
 export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () => {}) {
   const app = new Hono()

@@ -1,0 +1,117 @@
+/** Post writes: create, edit, delete, react, report; and block / unblock. Reads live in their own modules. */
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { LIMITS } from '../../contract/limits.ts'
+import { PATHS } from '../../contract/paths.ts'
+import type { ServiceContext } from '../context.ts'
+import { requireCaller, accountForWallet } from '../auth/session.ts'
+import { ApiError } from '../http/errors.ts'
+import { checkSubject, parseParam, readJson, zPostId, zSubjectType, zWallet } from '../http/validate.ts'
+import { createPost, deletePost, editPost, reactPost, reportPost } from '../services/posts.ts'
+import { placeInRoom } from '../services/room-placement.ts'
+import { venueOfRequest } from '../services/venue-of-request.ts'
+
+const noNul = (s: string) => !s.includes('\u0000')
+export const zBody = z
+  .string({ message: "'body' must be a string" })
+  .transform((s) => s.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, "must not be empty")
+      .max(LIMITS.bodyMaxChars, `must be at most ${LIMITS.bodyMaxChars} characters`)
+      .refine(noNul, 'must not contain NUL characters'),
+  )
+const zReason = z.string().trim().min(1, 'must not be empty').max(LIMITS.reasonMaxChars, `must be at most ${LIMITS.reasonMaxChars} characters`).refine(noNul, 'must not contain NUL characters')
+
+/** The server proves the stance: a request that carries one is refused (§1.4, §4.5.2). */
+async function bodyWithoutStance(c: Context) {
+  const raw = (await readJson(c)) as Record<string, unknown>
+  if ('stance' in raw) throw new ApiError(400, 'stance-not-accepted', 'the server proves the stance from your position; a request must not carry one')
+  return raw
+}
+
+function parse<S extends z.ZodType>(schema: S, v: unknown): z.output<S> {
+  const r = schema.safeParse(v)
+  if (r.success) return r.data
+  const i = r.error.issues[0]
+  const where = i.path.join('.') || 'body'
+  const msg = i.code === 'unrecognized_keys' ? `unknown field ${i.keys.map((k) => `'${k}'`).join(', ')}` : `'${where}' ${i.message}`
+  throw new ApiError(400, 'validation-failed', msg, { param: where })
+}
+
+export function postRoutes(ctx: ServiceContext) {
+  const app = new Hono()
+
+  app.post(PATHS.posts, async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const raw = await bodyWithoutStance(c)
+    const b = parse(
+      z.strictObject({
+        subjectType: zSubjectType,
+        subjectRef: z.string({ message: 'must be a string' }).max(200),
+        body: zBody,
+        parentId: zPostId.nullish(),
+        room: z.string().max(80).nullish(),
+      }),
+      raw,
+    )
+    const subjectRef = checkSubject(b.subjectType, b.subjectRef)
+    const venue = await venueOfRequest(ctx, c, caller)
+    const room = b.room ? await placeInRoom(ctx, caller, b.room, venue, { subjectType: b.subjectType, subjectRef }) : null
+    const post = await createPost(ctx, caller, { subjectType: b.subjectType, subjectRef, body: b.body, parentId: b.parentId ?? null }, room)
+    return c.json({ post }, 201)
+  })
+
+  app.patch('/v1/social/posts/:id', async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const id = parseParam(c, 'id', zPostId)
+    const raw = await bodyWithoutStance(c)
+    const b = parse(z.strictObject({ body: zBody }), raw)
+    return c.json({ post: await editPost(ctx, caller, id, b.body) })
+  })
+
+  app.delete('/v1/social/posts/:id', async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const id = parseParam(c, 'id', zPostId)
+    await deletePost(ctx, caller, id)
+    return c.json({ deleted: true, postId: id })
+  })
+
+  app.post('/v1/social/posts/:id/reactions', async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const id = parseParam(c, 'id', zPostId)
+    const b = parse(z.strictObject({ kind: z.literal('agree', { message: "must be 'agree'" }), active: z.boolean({ message: 'must be true or false' }) }), await readJson(c))
+    return c.json(await reactPost(ctx, caller, id, b.kind, b.active))
+  })
+
+  app.post('/v1/social/posts/:id/reports', async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const id = parseParam(c, 'id', zPostId)
+    const b = parse(z.strictObject({ reason: zReason }), await readJson(c))
+    return c.json(await reportPost(ctx, caller, id, b.reason))
+  })
+
+  app.post(PATHS.blocks, async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const b = parse(z.strictObject({ wallet: zWallet }), await readJson(c))
+    if (caller.wallets.includes(b.wallet)) throw new ApiError(400, 'validation-failed', "you can't block yourself")
+    const target = await accountForWallet(ctx, b.wallet)
+    await ctx.db
+      .insertInto('blocks')
+      .values({ account_id: caller.accountId, blocked_account_id: target, created_at: ctx.now() })
+      .onConflict((oc) => oc.columns(['account_id', 'blocked_account_id']).doNothing())
+      .execute()
+    return c.json({ blocked: true, wallet: b.wallet })
+  })
+
+  app.delete('/v1/social/blocks/:wallet', async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const wallet = parseParam(c, 'wallet', zWallet)
+    const target = await ctx.db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
+    if (target) await ctx.db.deleteFrom('blocks').where('account_id', '=', caller.accountId).where('blocked_account_id', '=', target.account_id).execute()
+    return c.json({ blocked: false, wallet })
+  })
+
+  return app
+}

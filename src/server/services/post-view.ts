@@ -1,0 +1,126 @@
+/** Post rows to wire posts, and the page-level extras: threads, labels and titles. */
+import { sql } from 'kysely'
+import type { Labels, Post, Titles } from '../../contract/types.ts'
+import type { ServiceContext } from '../context.ts'
+import { visibleTo, type ReadScope } from './visibility.ts'
+
+export const POST_COLUMNS = [
+  'p.id',
+  'p.subject_type',
+  'p.subject_ref',
+  'p.account_id',
+  'p.author',
+  'p.body',
+  'p.parent_id',
+  'p.room_id',
+  'p.market_id',
+  'p.stance_side',
+  'p.stance_size',
+  'p.stance_price_bps',
+  'p.created_at',
+  'p.edited_at',
+  'p.state',
+  'p.agrees',
+  'p.replies',
+  'p.score',
+  'p.pinned_at',
+  'p.facet_type',
+  'p.facet_ref',
+] as const
+
+export type PostRow = {
+  id: string
+  subject_type: string
+  subject_ref: string
+  account_id: string
+  author: string
+  body: string
+  parent_id: string | null
+  room_id: string | null
+  market_id: string | null
+  stance_side: number | null
+  stance_size: string | null
+  stance_price_bps: number | null
+  created_at: Date
+  edited_at: Date | null
+  state: string
+  agrees: number
+  replies: number
+  score: number
+  pinned_at: Date | null
+  facet_type: string | null
+  facet_ref: string | null
+}
+
+const iso = (d: Date | string | null) => (d == null ? null : new Date(d).toISOString())
+
+export function toPost(r: PostRow, reader: string | null, agreed?: Set<string>): Post {
+  const post: Post = {
+    id: r.id,
+    subjectType: r.subject_type as Post['subjectType'],
+    subjectRef: r.subject_ref,
+    author: r.author,
+    body: r.body,
+    parentId: r.parent_id,
+    roomId: r.room_id,
+    createdAt: iso(r.created_at)!,
+    editedAt: iso(r.edited_at),
+    agrees: r.agrees,
+    replies: r.replies,
+  }
+  if (r.stance_side != null) post.stance = { side: r.stance_side, size: r.stance_size ?? '0', priceBps: r.stance_price_bps }
+  if (reader) post.agreed = agreed?.has(r.id) ?? false
+  if (r.state !== 'visible' && reader === r.account_id) post.hidden = true
+  if (r.pinned_at) post.pinned = true
+  return post
+}
+
+/** Which of these posts the reader agreed with. */
+export async function agreedSet(ctx: ServiceContext, reader: string | null, ids: string[]): Promise<Set<string>> {
+  if (!reader || !ids.length) return new Set()
+  const rows = await ctx.db
+    .selectFrom('reactions')
+    .select('post_id')
+    .where('account_id', '=', reader)
+    .where('kind', '=', 'agree')
+    .where('post_id', 'in', ids)
+    .execute()
+  return new Set(rows.map((r) => r.post_id))
+}
+
+/** Replies folded under their parents (one level), oldest first, visible to the reader. */
+export async function repliesOf(ctx: ServiceContext, parentIds: string[], scope: ReadScope, perParent = 50): Promise<Record<string, Post[]>> {
+  const out: Record<string, Post[]> = {}
+  if (!parentIds.length) return out
+  const rows = (await ctx.db
+    .selectFrom('posts as p')
+    .select(POST_COLUMNS)
+    .where('p.parent_id', 'in', parentIds)
+    .where(visibleTo(scope))
+    .orderBy('p.parent_id')
+    .orderBy('p.id')
+    .execute()) as PostRow[]
+  const agreed = await agreedSet(ctx, scope.reader, rows.map((r) => r.id))
+  for (const r of rows) {
+    const list = (out[r.parent_id!] ??= [])
+    if (list.length < perParent) list.push(toPost(r, scope.reader, agreed))
+  }
+  return out
+}
+
+/** Outcome labels and titles for every market the posts touch, keyed by lowercased market id. */
+export async function labelsAndTitles(ctx: ServiceContext, marketIds: (string | null)[]): Promise<{ labels: Labels; titles: Titles }> {
+  const ids = [...new Set(marketIds.filter((x): x is string => !!x))]
+  const labels: Labels = {}
+  const titles: Titles = {}
+  if (!ids.length) return { labels, titles }
+  const markets = await ctx.chain.markets(ids)
+  for (const [id, m] of markets) {
+    labels[id] = m.outcomes
+    titles[id] = m.title
+  }
+  return { labels, titles }
+}
+
+/** Helper for `count(*)` that both drivers return as a number. */
+export const countInt = sql<number>`count(*)::int`

@@ -1,0 +1,218 @@
+/**
+ * Post writes (§1.2–1.5, §2.1). The stance is never taken from the client: when the author's account
+ * holds a position on the market at write time, the server reads side, size and that side's price
+ * from the chain source and freezes them on the post. Editing changes the body only.
+ */
+import { sql, type Transaction } from 'kysely'
+import type { Post } from '../../contract/types.ts'
+import { threadTopic } from '../../contract/paths.ts'
+import { liveScore } from '../../core/ranking.ts'
+import { timeId } from '../../core/ids.ts'
+import type { Caller } from '../auth/session.ts'
+import type { ServiceContext } from '../context.ts'
+import type { Database } from '../db/schema.ts'
+import { ApiError, forbidden, notFound } from '../http/errors.ts'
+import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
+
+export interface NewPost {
+  subjectType: Post['subjectType']
+  subjectRef: string
+  body: string
+  parentId?: string | null
+}
+
+/** Room a post goes into, decided by the rooms service before the write. */
+export interface RoomPlacement {
+  roomId: string
+  private: boolean
+  /** Record membership with the post (a follower's first post, §3.3). */
+  joinOnPost: boolean
+}
+
+export async function assertNotBanned(ctx: ServiceContext, caller: Caller) {
+  const scopes = ['*', ...(caller.venueId ? [caller.venueId] : [])]
+  const ban = await ctx.db.selectFrom('bans').select('scope').where('account_id', '=', caller.accountId).where('scope', 'in', scopes).executeTakeFirst()
+  if (ban) throw new ApiError(403, 'banned', ban.scope === '*' ? 'you are banned from posting' : 'you are banned from posting on this venue')
+}
+
+export async function loadPost(ctx: ServiceContext, id: string, db: Transaction<Database> | ServiceContext['db'] = ctx.db): Promise<PostRow> {
+  const row = (await db.selectFrom('posts as p').select(POST_COLUMNS).select('p.deleted_at').where('p.id', '=', id).executeTakeFirst()) as
+    | (PostRow & { deleted_at: Date | null })
+    | undefined
+  if (!row || row.deleted_at) throw notFound('no post with this id', 'post-not-found')
+  return row
+}
+
+/** Re-scores a post after its engagement changed, in the posts table and the node index. */
+async function rescore(tx: Transaction<Database>, id: string) {
+  const p = await tx.selectFrom('posts').select(['created_at', 'agrees', 'replies', 'stance_side']).where('id', '=', id).executeTakeFirstOrThrow()
+  const score = liveScore({ createdAtMs: new Date(p.created_at).getTime(), agrees: p.agrees, replies: p.replies, isTake: p.stance_side != null })
+  await tx.updateTable('posts').set({ score }).where('id', '=', id).execute()
+  await tx.updateTable('post_nodes').set({ score }).where('post_id', '=', id).execute()
+}
+
+export async function createPost(ctx: ServiceContext, caller: Caller, input: NewPost, room: RoomPlacement | null = null): Promise<Post> {
+  await assertNotBanned(ctx, caller)
+  let marketId: string | null = null
+  let facet: { type: string; ref: string } | null = null
+  let nodes: { type: string; ref: string }[] = []
+  let stance: { side: number; size: string; priceBps: number | null } | null = null
+  if (input.subjectType === 'event') {
+    const market = (await ctx.chain.markets([input.subjectRef])).get(input.subjectRef)
+    if (!market) throw notFound('no market with this id', 'market-not-found')
+    marketId = market.id
+    facet = market.facet
+    nodes = market.nodes
+    // A stance is proof of a position held while the market is still open: after resolution a post is a comment.
+    const resolved = await ctx.db.selectFrom('markets').select('resolved_at').where('id', '=', market.id).executeTakeFirst()
+    if (!resolved?.resolved_at) {
+      const pos = await ctx.chain.positionOf(caller.wallets, market.id)
+      if (pos) stance = { side: pos.side, size: pos.size, priceBps: await ctx.chain.priceOf(market.id, pos.side) }
+    }
+  } else {
+    facet = { type: input.subjectType, ref: input.subjectRef }
+    nodes = [facet]
+  }
+
+  const now = ctx.now()
+  const id = timeId('p_', now.getTime())
+  const post = await ctx.db.transaction().execute(async (tx) => {
+    let roomId = room?.roomId ?? null
+    let roomPrivate = room?.private ?? false
+    if (input.parentId) {
+      const parent = await tx
+        .selectFrom('posts')
+        .select(['id', 'subject_type', 'subject_ref', 'parent_id', 'room_id', 'room_private', 'deleted_at'])
+        .where('id', '=', input.parentId)
+        .forUpdate()
+        .executeTakeFirst()
+      if (!parent || parent.deleted_at) throw notFound('the post you reply to does not exist', 'post-not-found')
+      if (parent.parent_id) throw new ApiError(400, 'reply-depth', 'replies are one level deep: reply to the top-level post instead')
+      if (parent.subject_type !== input.subjectType || parent.subject_ref !== input.subjectRef)
+        throw new ApiError(400, 'parent-mismatch', 'a reply must be on the same subject as the post it answers')
+      if (room && parent.room_id !== room.roomId) throw new ApiError(400, 'parent-mismatch', 'a reply must be in the same room as the post it answers')
+      roomId = parent.room_id
+      roomPrivate = parent.room_private
+    }
+    const score = liveScore({ createdAtMs: now.getTime(), agrees: 0, replies: 0, isTake: !!stance })
+    await tx
+      .insertInto('posts')
+      .values({
+        id,
+        subject_type: input.subjectType,
+        subject_ref: input.subjectRef,
+        account_id: caller.accountId,
+        author: caller.wallet,
+        body: input.body,
+        parent_id: input.parentId ?? null,
+        room_id: roomId,
+        room_private: roomPrivate,
+        market_id: marketId,
+        facet_type: facet?.type ?? null,
+        facet_ref: facet?.ref ?? null,
+        stance_side: stance?.side ?? null,
+        stance_size: stance?.size ?? null,
+        stance_price_bps: stance?.priceBps ?? null,
+        created_at: now,
+        score,
+      })
+      .execute()
+    if (input.parentId) {
+      await tx.updateTable('posts').set({ replies: sql`replies + 1` }).where('id', '=', input.parentId).execute()
+      await rescore(tx, input.parentId)
+    } else if (nodes.length) {
+      await tx
+        .insertInto('post_nodes')
+        .values(nodes.map((n) => ({ post_id: id, node_type: n.type, node_ref: n.ref, score })))
+        .onConflict((oc) => oc.doNothing())
+        .execute()
+    }
+    if (room?.joinOnPost) {
+      await tx
+        .insertInto('room_members')
+        .values({ room_id: room.roomId, account_id: caller.accountId, joined_at: now })
+        .onConflict((oc) => oc.columns(['room_id', 'account_id']).doNothing())
+        .execute()
+    }
+    return loadPost(ctx, id, tx)
+  })
+  await ctx.bus.publish(threadTopic(input.subjectType, input.subjectRef))
+  return toPost(post, caller.accountId, new Set())
+}
+
+export async function editPost(ctx: ServiceContext, caller: Caller, id: string, body: string): Promise<Post> {
+  const row = await loadPost(ctx, id)
+  if (row.account_id !== caller.accountId) throw forbidden('only the author can edit this post')
+  await ctx.db.updateTable('posts').set({ body, edited_at: ctx.now() }).where('id', '=', id).execute()
+  await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
+  return toPost(await loadPost(ctx, id), caller.accountId)
+}
+
+export async function deletePost(ctx: ServiceContext, caller: Caller, id: string): Promise<void> {
+  const row = await loadPost(ctx, id)
+  if (row.account_id !== caller.accountId) throw forbidden('only the author can delete this post')
+  await ctx.db.transaction().execute(async (tx) => {
+    const done = await tx.updateTable('posts').set({ deleted_at: ctx.now() }).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()
+    if (!done.numUpdatedRows) return
+    await tx.deleteFrom('post_nodes').where('post_id', '=', id).execute()
+    if (row.parent_id) {
+      await tx.updateTable('posts').set({ replies: sql`greatest(replies - 1, 0)` }).where('id', '=', row.parent_id).execute()
+      await rescore(tx, row.parent_id)
+    }
+  })
+  await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
+}
+
+/** Agree: once per account; `active` sets it on or off (idempotent either way). */
+export async function reactPost(ctx: ServiceContext, caller: Caller, id: string, kind: 'agree', active: boolean) {
+  const row = await loadPost(ctx, id)
+  if (row.account_id === caller.accountId) throw forbidden("you can't agree with your own post")
+  const agrees = await ctx.db.transaction().execute(async (tx) => {
+    if (active)
+      await tx
+        .insertInto('reactions')
+        .values({ post_id: id, account_id: caller.accountId, kind, created_at: ctx.now() })
+        .onConflict((oc) => oc.columns(['post_id', 'account_id', 'kind']).doNothing())
+        .execute()
+    else await tx.deleteFrom('reactions').where('post_id', '=', id).where('account_id', '=', caller.accountId).where('kind', '=', kind).execute()
+    const n = await tx.selectFrom('reactions').select(sql<number>`count(*)::int`.as('n')).where('post_id', '=', id).where('kind', '=', 'agree').executeTakeFirstOrThrow()
+    await tx.updateTable('posts').set({ agrees: n.n }).where('id', '=', id).execute()
+    await rescore(tx, id)
+    return n.n
+  })
+  return { postId: id, kind, agreed: active, agrees }
+}
+
+/**
+ * Report: one per account and post. When distinct reporters reach the threshold, the post is hidden
+ * pending review and enters the platform queue (§3.1).
+ */
+export async function reportPost(ctx: ServiceContext, caller: Caller, id: string, reason: string) {
+  const row = await loadPost(ctx, id)
+  if (row.account_id === caller.accountId) throw new ApiError(400, 'validation-failed', "you can't report your own post")
+  const hidden = await ctx.db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('reports')
+      .values({ post_id: id, account_id: caller.accountId, reason, venue_id: caller.venueId, created_at: ctx.now() })
+      .onConflict((oc) => oc.columns(['post_id', 'account_id']).doNothing())
+      .execute()
+    const n = await tx.selectFrom('reports').select(sql<number>`count(*)::int`.as('n')).where('post_id', '=', id).executeTakeFirstOrThrow()
+    const upd = await tx
+      .updateTable('posts')
+      .set({ report_count: n.n, ...(n.n >= ctx.config.reportThreshold ? { state: sql`case when state = 'visible' then 'hidden' else state end` } : {}) })
+      .where('id', '=', id)
+      .returning('state')
+      .executeTakeFirstOrThrow()
+    // Every reported post is in the queue of the reporter's venue and the platform's.
+    for (const scope of new Set(['*', ...(caller.venueId ? [caller.venueId] : [])])) {
+      await tx
+        .insertInto('mod_items')
+        .values({ post_id: id, scope, state: 'open', updated_at: ctx.now() })
+        .onConflict((oc) => oc.columns(['scope', 'post_id']).doUpdateSet({ state: 'open', updated_at: ctx.now() }))
+        .execute()
+    }
+    return upd.state !== 'visible'
+  })
+  if (hidden) await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
+  return { postId: id, reported: true }
+}

@@ -1,0 +1,59 @@
+/**
+ * Who sees which post. One place for the rules every read applies:
+ * - deleted posts are gone for everyone;
+ * - hidden (report threshold) and removed (operator) posts are seen only by their author, and only
+ *   where `ownHidden` is allowed (the thread and their profile, §3.1);
+ * - `venue` overlays that venue's hides and bans (§4.1 rule 5); it never filters to the venue's posts;
+ * - a reader never sees posts by accounts they blocked;
+ * - private-room posts are seen only by that room's members (room containment is the caller's job).
+ */
+import { sql, type ExpressionBuilder } from 'kysely'
+import type { Database } from '../db/schema.ts'
+
+export interface ReadScope {
+  /** Reader's account, or null when signed out. */
+  reader: string | null
+  /** Venue whose moderation overlay applies. */
+  venue: string | null
+  /** Let the reader see their own hidden or removed posts. */
+  ownHidden: boolean
+}
+
+type PostsEb = ExpressionBuilder<Database & { p: Database['posts'] }, 'p'>
+
+export function visibleTo(scope: ReadScope) {
+  return (eb: PostsEb) => {
+    const conds = [eb('p.deleted_at', 'is', null)]
+    const shown = eb('p.state', '=', 'visible')
+    conds.push(scope.ownHidden && scope.reader ? eb.or([shown, eb('p.account_id', '=', scope.reader)]) : shown)
+    if (scope.venue) {
+      const overlay = eb.and([
+        eb.not(eb.exists(eb.selectFrom('venue_hides as vh').select(sql.lit(1).as('x')).whereRef('vh.post_id', '=', 'p.id').where('vh.venue_id', '=', scope.venue))),
+        eb.not(eb.exists(eb.selectFrom('bans as vb').select(sql.lit(1).as('x')).whereRef('vb.account_id', '=', 'p.account_id').where('vb.scope', '=', scope.venue))),
+      ])
+      conds.push(scope.ownHidden && scope.reader ? eb.or([overlay, eb('p.account_id', '=', scope.reader)]) : overlay)
+    }
+    if (scope.reader) {
+      conds.push(
+        eb.not(
+          eb.exists(
+            eb.selectFrom('blocks as b').select(sql.lit(1).as('x')).where('b.account_id', '=', scope.reader).whereRef('b.blocked_account_id', '=', 'p.account_id'),
+          ),
+        ),
+      )
+    }
+    // Private-room posts: only members of that room.
+    const memberOf = scope.reader
+      ? eb.exists(
+          eb
+            .selectFrom('room_members as rm')
+            .select(sql.lit(1).as('x'))
+            .whereRef('rm.room_id', '=', 'p.room_id')
+            .where('rm.account_id', '=', scope.reader)
+            .where('rm.left_at', 'is', null),
+        )
+      : sql<boolean>`false`
+    conds.push(eb.or([eb('p.room_private', '=', false), memberOf]))
+    return eb.and(conds)
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Test harness: a real reference service on a free port. PGlite in memory by default; when
+ * VK_TEST_DATABASE_URL names a PostgreSQL server, each call gets a fresh database there, dropped on close.
+ */
+import pg from 'pg'
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { startReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/server/node.ts'
+import { randomHex } from '../../src/core/ids.ts'
+
+export const ON_POSTGRES = !!process.env.VK_TEST_DATABASE_URL
+
+async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = process.env.VK_TEST_DATABASE_URL!
+  const name = `vk_test_${randomHex(6)}`
+  const c = new pg.Client({ connectionString: admin })
+  await c.connect()
+  await c.query(`create database ${name}`)
+  await c.end()
+  const u = new URL(admin)
+  u.pathname = `/${name}`
+  return {
+    url: u.toString(),
+    async drop() {
+      const d = new pg.Client({ connectionString: admin })
+      await d.connect()
+      await d.query(`drop database if exists ${name} with (force)`)
+      await d.end()
+    },
+  }
+}
+
+export interface TestService extends ReferenceService {
+  /** Same database, for a second instance (realtime fan-out tests). */
+  databaseUrl: string | null
+}
+
+export async function startTestService(opts: ReferenceServiceOptions = {}): Promise<TestService> {
+  let drop = async () => {}
+  let databaseUrl: string | null = opts.databaseUrl ?? null
+  if (ON_POSTGRES && !opts.databaseUrl && !opts.dataDir) {
+    const db = await freshDatabase()
+    databaseUrl = db.url
+    drop = db.drop
+  }
+  const svc = await startReferenceService({ port: 0, ...opts, databaseUrl })
+  const close = svc.close
+  return Object.assign(svc, {
+    databaseUrl,
+    async close() {
+      await close()
+      await drop()
+    },
+  })
+}
+
+export const newMarketId = () => `0x${randomHex(32)}`
+
+export interface TestUser {
+  account: PrivateKeyAccount
+  wallet: string
+  token: string
+}
+
+export function newWallet(): PrivateKeyAccount {
+  return privateKeyToAccount(generatePrivateKey())
+}
+
+/** Signs in through the real SIWE flow: nonce, signature, verify. */
+export async function signIn(svc: { url: string }, account = newWallet(), venueId?: string): Promise<TestUser> {
+  const n = await call(svc, 'POST', '/v1/auth/nonce', { body: { address: account.address } })
+  if (n.status !== 200) throw new Error(`nonce failed ${n.status} ${JSON.stringify(n.body)}`)
+  const signature = await account.signMessage({ message: n.body.message })
+  const v = await call(svc, 'POST', '/v1/auth/verify', { body: { message: n.body.message, signature, ...(venueId ? { venueId } : {}) } })
+  if (v.status !== 200) throw new Error(`verify failed ${v.status} ${JSON.stringify(v.body)}`)
+  return { account, wallet: account.address.toLowerCase(), token: v.body.token }
+}
+
+export interface CallResult {
+  status: number
+  body: any
+  headers: Headers
+}
+
+/** One HTTP call; `body` may be an object (sent as JSON) or a raw string. */
+export async function call(
+  svc: { url: string },
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string; key?: string; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) }
+  if (opts.body !== undefined) headers['content-type'] = 'application/json'
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`
+  if (opts.key) headers['x-venue-key'] = opts.key
+  const res = await fetch(svc.url + path, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
+  })
+  const text = await res.text()
+  let body: any = text
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  return { status: res.status, body, headers: res.headers }
+}
+
+/** Asserts a spec-shaped error: status, code, and a human message. */
+export function expectError(r: CallResult, status: number, code?: string, message?: string | RegExp) {
+  const ok =
+    r.status === status &&
+    r.body?.error &&
+    typeof r.body.error.message === 'string' &&
+    r.body.error.message.length > 0 &&
+    (!code || r.body.error.code === code) &&
+    (!message || (typeof message === 'string' ? r.body.error.message === message : message.test(r.body.error.message)))
+  if (!ok) throw new Error(`expected ${status} ${code ?? ''} ${message ?? ''}, got ${r.status} ${JSON.stringify(r.body)}`)
+}
+
+/** A market with prices, added through the fixture chain. */
+export async function addMarket(svc: ReferenceService, over: Partial<Parameters<ReferenceService['chain']['addMarket']>[0]> = {}) {
+  const m = await svc.chain.addMarket({
+    id: newMarketId(),
+    title: 'Will it rain tomorrow?',
+    nodes: [{ type: 'category', ref: 'weather' }],
+    closesAt: new Date(Date.now() + 86400_000),
+    ...over,
+  })
+  await svc.chain.setPrice(m.id, 0, 4000)
+  await svc.chain.setPrice(m.id, 1, 6000)
+  return m
+}

@@ -1,0 +1,182 @@
+/** §1.2–1.5, §2.1: the post store's write path, server-proven stances, one level of replies. */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { addMarket, call, expectError, signIn, startTestService, type TestService } from '../helpers/service.ts'
+
+let svc: TestService
+before(async () => {
+  svc = await startTestService()
+})
+after(() => svc.close())
+
+describe('posts: write path', () => {
+  it('§1.4 "If the author held a position on that market when writing, the server attaches a stance": side, size and that side\'s price in bps', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    await svc.chain.setPosition(u.wallet, m.id, 1, 2_500_000n)
+    const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'No way' } })
+    assert.equal(r.status, 201)
+    assert.deepEqual(r.body.post.stance, { side: 1, size: '2500000', priceBps: 6000 })
+    assert.equal(r.body.post.author, u.wallet)
+  })
+
+  it('§1.5 "A post without one is a comment": no position, no stance', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'just watching' } })
+    assert.equal(r.status, 201)
+    assert.equal('stance' in r.body.post, false)
+  })
+
+  it('§1.4 "The client never sends a stance": a request carrying one is 400 and nothing is written', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const r = await call(svc, 'POST', '/v1/social/posts', {
+      token: u.token,
+      body: { subjectType: 'event', subjectRef: m.id, body: 'fake', stance: { side: 0, size: '1', priceBps: 1 } },
+    })
+    expectError(r, 400, 'stance-not-accepted')
+    const thread = await call(svc, 'GET', `/v1/social/posts?subjectType=event&subjectRef=${m.id}`)
+    if (thread.status === 200) assert.equal(thread.body.posts.length, 0)
+  })
+
+  it('§1.4 "Editing a post never changes its stance", even after the position changed', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    await svc.chain.setPosition(u.wallet, m.id, 0, 100n)
+    const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'Yes' } })
+    await svc.chain.setPosition(u.wallet, m.id, 0, 0n)
+    await svc.chain.setPosition(u.wallet, m.id, 1, 999n)
+    await svc.chain.setPrice(m.id, 0, 9000)
+    const e = await call(svc, 'PATCH', `/v1/social/posts/${r.body.post.id}`, { token: u.token, body: { body: 'Yes, edited' } })
+    assert.equal(e.status, 200)
+    assert.equal(e.body.post.body, 'Yes, edited')
+    assert.deepEqual(e.body.post.stance, { side: 0, size: '100', priceBps: 4000 })
+    expectError(await call(svc, 'PATCH', `/v1/social/posts/${r.body.post.id}`, { token: u.token, body: { body: 'x', stance: { side: 1 } } }), 400, 'stance-not-accepted')
+  })
+
+  it('§2.1 "Any wallet owned by one person yields the same posts": a linked wallet\'s position proves the account\'s stance', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const { newWallet } = await import('../helpers/service.ts')
+    const second = newWallet()
+    const n = await call(svc, 'POST', '/v1/auth/nonce', { body: { address: second.address } })
+    const sig = await second.signMessage({ message: n.body.message })
+    const l = await call(svc, 'POST', '/v1/auth/link', { token: u.token, body: { message: n.body.message, signature: sig } })
+    assert.equal(l.status, 200)
+    assert.equal(l.body.wallets.length, 2)
+    await svc.chain.setPosition(second.address, m.id, 0, 5n)
+    const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'held on my other wallet' } })
+    assert.equal(r.body.post.stance.side, 0)
+  })
+
+  it('a take on a resolved market carries no stance (a stance proves a position held while the market was open)', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    await svc.chain.setPosition(u.wallet, m.id, 0, 5n)
+    await svc.chain.resolve(m.id, 0)
+    const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'called it' } })
+    assert.equal(r.status, 201)
+    assert.equal('stance' in r.body.post, false)
+  })
+
+  it('§1.3 "A market post is keyed by the pair (event, market condition id)": subjectRef is stored lowercased', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id.toUpperCase().replace('0X', '0x'), body: 'case' } })
+    assert.equal(r.status, 201)
+    assert.equal(r.body.post.subjectRef, m.id)
+  })
+
+  it('§1.2 posts may be written on any taxonomy node subject', async () => {
+    const u = await signIn(svc)
+    for (const t of ['category', 'topic', 'series', 'country', 'org', 'brand']) {
+      const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: t, subjectRef: 'node-1', body: `on ${t}` } })
+      assert.equal(r.status, 201, t)
+      assert.equal(r.body.post.subjectType, t)
+    }
+  })
+
+  it('an event subject must be a known market: 404 market-not-found', async () => {
+    const u = await signIn(svc)
+    const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: '0x' + 'ab'.repeat(32), body: 'hi' } })
+    expectError(r, 404, 'market-not-found')
+  })
+
+  it('§8 "Replies: One level": a reply to a reply is refused', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const top = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'top' } })
+    const reply = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'reply', parentId: top.body.post.id } })
+    assert.equal(reply.status, 201)
+    assert.equal(reply.body.post.parentId, top.body.post.id)
+    const deeper = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'deeper', parentId: reply.body.post.id } })
+    expectError(deeper, 400, 'reply-depth')
+  })
+
+  it('a reply must be on the same subject as its parent', async () => {
+    const m = await addMarket(svc)
+    const m2 = await addMarket(svc)
+    const u = await signIn(svc)
+    const top = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'top' } })
+    expectError(await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m2.id, body: 'x', parentId: top.body.post.id } }), 400, 'parent-mismatch')
+  })
+
+  it('only the author edits or deletes a post', async () => {
+    const m = await addMarket(svc)
+    const a = await signIn(svc)
+    const b = await signIn(svc)
+    const p = await call(svc, 'POST', '/v1/social/posts', { token: a.token, body: { subjectType: 'event', subjectRef: m.id, body: 'mine' } })
+    expectError(await call(svc, 'PATCH', `/v1/social/posts/${p.body.post.id}`, { token: b.token, body: { body: 'hijack' } }), 403, 'forbidden')
+    expectError(await call(svc, 'DELETE', `/v1/social/posts/${p.body.post.id}`, { token: b.token }), 403, 'forbidden')
+    assert.equal((await call(svc, 'DELETE', `/v1/social/posts/${p.body.post.id}`, { token: a.token })).status, 200)
+    expectError(await call(svc, 'PATCH', `/v1/social/posts/${p.body.post.id}`, { token: a.token, body: { body: 'gone' } }), 404, 'post-not-found')
+  })
+
+  it('react: "Agree" once per account, set on and off idempotently', async () => {
+    const m = await addMarket(svc)
+    const a = await signIn(svc)
+    const b = await signIn(svc)
+    const p = await call(svc, 'POST', '/v1/social/posts', { token: a.token, body: { subjectType: 'event', subjectRef: m.id, body: 'agree?' } })
+    const path = `/v1/social/posts/${p.body.post.id}/reactions`
+    assert.equal((await call(svc, 'POST', path, { token: b.token, body: { kind: 'agree', active: true } })).body.agrees, 1)
+    assert.equal((await call(svc, 'POST', path, { token: b.token, body: { kind: 'agree', active: true } })).body.agrees, 1)
+    assert.equal((await call(svc, 'POST', path, { token: b.token, body: { kind: 'agree', active: false } })).body.agrees, 0)
+    expectError(await call(svc, 'POST', path, { token: a.token, body: { kind: 'agree', active: true } }), 403)
+    expectError(await call(svc, 'POST', path, { token: b.token, body: { kind: 'love', active: true } }), 400, 'validation-failed')
+  })
+
+  it('§5.2 "Writes require a client session": every write is 401 without one and nothing is written', async () => {
+    const m = await addMarket(svc)
+    const writes: [string, string, unknown][] = [
+      ['POST', '/v1/social/posts', { subjectType: 'event', subjectRef: m.id, body: 'x' }],
+      ['PATCH', '/v1/social/posts/p_0000000000000', { body: 'x' }],
+      ['DELETE', '/v1/social/posts/p_0000000000000', undefined],
+      ['POST', '/v1/social/posts/p_0000000000000/reactions', { kind: 'agree', active: true }],
+      ['POST', '/v1/social/posts/p_0000000000000/reports', { reason: 'spam' }],
+      ['POST', '/v1/social/blocks', { wallet: '0x' + '1'.repeat(40) }],
+      ['DELETE', `/v1/social/blocks/0x${'1'.repeat(40)}`, undefined],
+    ]
+    for (const [method, path, body] of writes) expectError(await call(svc, method, path, { body }), 401, 'unauthenticated')
+    const bad = await call(svc, 'POST', '/v1/social/posts', { token: 'vks_' + '0'.repeat(64), body: { subjectType: 'event', subjectRef: m.id, body: 'x' } })
+    expectError(bad, 401, 'session-expired')
+  })
+
+  it('bad input: malformed JSON, wrong types, unknown subject types, bad ids and body limits are 4xx with a code and a sentence', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const t = { token: u.token }
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: '{"subjectType":' }), 400, 'invalid-json')
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: '[1,2]' }), 400, 'invalid-json')
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body: 42 } }), 400, 'validation-failed')
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'planet', subjectRef: 'x', body: 'x' } }), 400, 'validation-failed')
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: '0x1234', body: 'x' } }), 400, 'validation-failed')
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body: '   ' } }), 400, 'validation-failed', "'body' must not be empty")
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body: 'x'.repeat(2001) } }), 400, 'validation-failed', "'body' must be at most 2000 characters")
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body: 'a\u0000b' } }), 400, 'validation-failed')
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body: 'x', extra: 1 } }), 400, 'validation-failed', "unknown field 'extra'")
+    expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body: 'x', parentId: 'nope' } }), 400, 'validation-failed')
+    expectError(await call(svc, 'PATCH', '/v1/social/posts/not-an-id', { ...t, body: { body: 'x' } }), 400, 'validation-failed')
+    expectError(await call(svc, 'DELETE', '/v1/social/posts/p_0000000000000', t), 404, 'post-not-found')
+  })
+})
