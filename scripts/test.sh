@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `npm test`: every test, on a fresh machine too. Installs what is missing, then runs:
+# type check, lint, node tests on PGlite, the same tests on PostgreSQL, Deno tests, browser tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+
+vk_ensure_deps
+vk_ensure_postgres
+
+failed=()
+run() {
+  local name="$1"; shift
+  vk_step "$name"
+  if "$@"; then :; else failed+=("$name"); fi
+}
+
+run "type check" npx tsc --noEmit -p tsconfig.json
+run "lint" npx eslint --max-warnings=0 .
+
+NODE_TESTS=$(ls test/server/*.test.ts test/sdk/*.test.ts test/stores/*.test.ts test/core/*.test.ts 2>/dev/null || true)
+run "node tests on PGlite" node --import tsx --test --test-concurrency=2 --test-reporter=spec $NODE_TESTS
+run "node tests on PostgreSQL" env VK_TEST_DATABASE_URL="$VK_PG_URL" node --import tsx --test --test-concurrency=2 --test-reporter=spec $NODE_TESTS
+
+if [ -f scripts/deno-smoke.sh ]; then run "Deno smoke test" bash scripts/deno-smoke.sh; fi
+if ls test/deno/*.test.ts >/dev/null 2>&1; then run "Deno tests" npx deno test -A --no-check test/deno/; fi
+if ls test/browser/*.test.ts >/dev/null 2>&1; then
+  vk_ensure_chromium
+  run "browser tests (Chromium)" npx web-test-runner --config web-test-runner.config.mjs
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "venuekit: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "venuekit: all tests passed"
