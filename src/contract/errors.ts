@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'unsupported-axis',
   'stance-not-accepted',
   'too-many-ids',
+  'not-followable',
   'unauthenticated',
   'invalid-signature',
   'invalid-nonce',

@@ -2,6 +2,8 @@
 export const LIMITS = {
   /** Market ids per take-counts request (§4.1, §8). */
   takeCountIdsPerRequest: 100,
+  /** Market ids per batched markets read. */
+  marketIdsPerRequest: 100,
   /** Post body, in characters (after trimming). */
   bodyMaxChars: 2000,
   /** Report reason, in characters. */

@@ -4,6 +4,9 @@ export const THREAD_PARAMS = ['subjectType', 'subjectRef', 'includeReplies', 'in
 export const PROFILE_POSTS_PARAMS = ['takes', 'includeReplies', 'venue', 'limit', 'cursor'] as const
 export const FOR_YOU_PARAMS = ['room', 'subjectType', 'subjectRef', 'limit'] as const
 export const TAKE_COUNT_PARAMS = ['ids', 'venue'] as const
+export const COUNTS_PARAMS = ['by'] as const
+export const PROFILES_PARAMS = ['wallets'] as const
+export const MARKETS_PARAMS = ['ids'] as const
 
 export const FEED_SCOPES = ['global', 'following', 'subject'] as const
 export const FEED_SORTS = ['live', 'record'] as const

@@ -2,9 +2,9 @@
 import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
-import { createApp } from './app.ts'
-import { createService, type ServiceOptions } from './service.ts'
-import { Hub } from './realtime/hub.ts'
+import type { createApp } from './app.ts'
+import { createService, serviceApp, type ServiceOptions } from './service.ts'
+import { Hub, MAX_MESSAGE_CHARS } from './realtime/hub.ts'
 import { PATHS } from '../contract/paths.ts'
 import type { FixtureChain } from './chain/fixture.ts'
 import type { ServiceContext } from './context.ts'
@@ -29,14 +29,22 @@ export interface ReferenceService {
 
 export async function startReferenceService(opts: ReferenceServiceOptions = {}): Promise<ReferenceService> {
   const svc = await createService(opts)
-  const app = createApp(svc.ctx, opts.mount)
-  const hub = new Hub(svc.ctx.bus)
+  const app = serviceApp(svc, opts.mount)
   const host = opts.host ?? '127.0.0.1'
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? 8787, hostname: host }, () => resolve(s))
-    s.once('error', reject)
-  })
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 })
+  let server: ReturnType<typeof serve>
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: opts.port ?? 8787, hostname: host }, () => resolve(s))
+      s.once('error', reject)
+    })
+  } catch (e) {
+    // The port is taken (EADDRINUSE) or not ours to bind: release the store (and its lock) before failing.
+    await svc.close()
+    throw e
+  }
+  const hub = new Hub(svc.ctx.bus)
+  // Frames up to 4x the message limit reach the hub, which answers oversized ones with an error message.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 })
   server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '').split('?')[0]
     if (path !== PATHS.stream) {

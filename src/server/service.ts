@@ -2,6 +2,9 @@
  * Builds one service instance, independent of the runtime: store, chain, bus, context and app.
  * The Node and Deno entries serve its app and attach the stream.
  */
+import type { Hono } from 'hono'
+import { createApp } from './app.ts'
+import { devRoutes } from './routes/dev.ts'
 import { openStore } from './db/open.ts'
 import { FixtureChain } from './chain/fixture.ts'
 import { MemoryPubSub, type PubSub } from './realtime/pubsub.ts'
@@ -23,12 +26,27 @@ export interface ServiceOptions {
   chainId?: number
   /** Clock, for tests. */
   now?: () => Date
+  /**
+   * Mounts the dev-only fixture-chain routes (`/v1/dev/*`: markets, positions, prices, trades, resolve).
+   * For local demos and smoke tests only; never on by default.
+   */
+  dev?: boolean
 }
 
 export interface Service {
   ctx: ServiceContext
   chain: FixtureChain
+  /** Whether the dev-only routes are mounted. */
+  dev: boolean
   close(): Promise<void>
+}
+
+/** The service's Hono app: the API, plus `mount` (demo pages) and the dev routes when `dev` is on. */
+export function serviceApp(svc: Service, mount?: (app: Hono) => void): Hono {
+  return createApp(svc.ctx, (app) => {
+    mount?.(app)
+    if (svc.dev) app.route('/', devRoutes(svc.ctx, svc.chain))
+  })
 }
 
 export async function createService(opts: ServiceOptions = {}): Promise<Service> {
@@ -53,6 +71,7 @@ export async function createService(opts: ServiceOptions = {}): Promise<Service>
   return {
     ctx,
     chain,
+    dev: opts.dev === true,
     async close() {
       await bus.close()
       await store.close()

@@ -1,0 +1,57 @@
+/**
+ * SDK errors. Every failure the client reports is a `VenuekitError` carrying a `code`:
+ * the server's error code for an HTTP refusal, otherwise one of the client's own codes
+ * (`timeout`, `network`, `validation`, `unauthenticated`, `invalid-response`).
+ */
+export class VenuekitError extends Error {
+  override name = 'VenuekitError'
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The service answered with a non-2xx status (or a body that is not JSON). `message` is the server's sentence, unchanged. */
+export class HttpError extends VenuekitError {
+  override name = 'HttpError'
+  constructor(
+    readonly status: number,
+    code: string,
+    /** The parsed error body (or the raw text when it was not JSON). */
+    readonly body: unknown,
+    /** The server's own sentence, word for word; equal to `message`. */
+    readonly serverMessage: string,
+  ) {
+    super(code, serverMessage)
+  }
+}
+
+/** `timeoutMs` passed before the whole answer arrived. */
+export class TimeoutError extends VenuekitError {
+  override name = 'TimeoutError'
+  constructor(readonly timeoutMs: number) {
+    super('timeout', `no answer within ${timeoutMs} ms`)
+  }
+}
+
+/** The request got no answer: offline, DNS, refused connection, CORS. The underlying failure is `cause`. */
+export class NetworkError extends VenuekitError {
+  override name = 'NetworkError'
+  constructor(cause: unknown) {
+    super('network', `the service could not be reached (${(cause as Error)?.message ?? cause})`)
+    this.cause = cause
+  }
+}
+
+/** An argument was refused before any request was made. `argument` names it. */
+export class ValidationError extends VenuekitError {
+  override name = 'ValidationError'
+  constructor(
+    readonly argument: string,
+    message: string,
+  ) {
+    super('validation', `${argument} ${message}`)
+  }
+}
