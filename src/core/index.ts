@@ -1,3 +1,7 @@
 export * from './ids.ts'
 export * from './ranking.ts'
 export * from './receipt.ts'
+export * from './money.ts'
+export * from './markets.ts'
+export * from './prepare-errors.ts'
+export * from './notifications.ts'

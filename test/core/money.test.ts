@@ -1,0 +1,69 @@
+/** §2.12 collateral maths: "balances round down, spent amounts round up; moneyLabel returns null when decimals are unknown (never assume 18)". */
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import fc from 'fast-check'
+import { formatAmount, moneyLabel, unitsToWei, wholeUnits, wholeUnitsUp } from '../../src/core/money.ts'
+
+const units = fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n })
+const decimals = fc.integer({ min: 0, max: 24 })
+
+describe('money', () => {
+  it('"balances round down": wholeUnits(u) * 10^d <= u < (wholeUnits(u) + 1) * 10^d', () => {
+    fc.assert(
+      fc.property(units, decimals, (u, d) => {
+        const w = wholeUnits(u, d)!
+        const b = 10n ** BigInt(d)
+        return w * b <= u && u < (w + 1n) * b
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('"spent amounts round up": (wholeUnitsUp(u) - 1) * 10^d < u <= wholeUnitsUp(u) * 10^d', () => {
+    fc.assert(
+      fc.property(units, decimals, (u, d) => {
+        const w = wholeUnitsUp(u, d)!
+        const b = 10n ** BigInt(d)
+        return (w - 1n) * b < u && u <= w * b
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('"moneyLabel returns null when decimals are unknown (never assume 18)"', () => {
+    for (const d of [null, undefined, NaN, -1, 1.5, 99]) {
+      assert.equal(moneyLabel(10n ** 18n, d as any), null)
+      assert.equal(wholeUnits(1n, d as any), null)
+      assert.equal(wholeUnitsUp(1n, d as any), null)
+      assert.equal(formatAmount(1n, d as any), null)
+      assert.equal(unitsToWei('1', d as any), null)
+    }
+    assert.equal(moneyLabel(1_500_000n, 6, { locale: 'en-US' }), '$1.50')
+  })
+
+  it('unitsToWei and formatAmount round-trip exactly at full precision (no float loss)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 30n }), decimals, (u, d) => {
+        const s = formatAmount(u, d, { digits: d, locale: 'en-US' })!.replaceAll(',', '')
+        return unitsToWei(s, d) === u
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('formatAmount rounds a balance down and a spent amount up, and groups with Intl for the locale', () => {
+    assert.equal(formatAmount(1_999_999n, 6, { locale: 'en-US' }), '1.99')
+    assert.equal(formatAmount(1_000_001n, 6, { round: 'up', locale: 'en-US' }), '1.01')
+    assert.equal(formatAmount(1_234_567_000_000n, 6, { locale: 'en-US' }), '1,234,567.00')
+    assert.equal(formatAmount(1_234_567_000_000n, 6, { locale: 'de-DE' }), '1.234.567,00')
+    assert.equal(moneyLabel(1_999_999n, 6, { locale: 'en-US' }), '$1.99')
+    assert.equal(moneyLabel(1_000_001n, 6, { locale: 'en-US', round: 'up' }), '$1.01')
+  })
+
+  it('unitsToWei refuses more fraction digits than the token has and non-numbers', () => {
+    assert.equal(unitsToWei('1.5', 6), 1_500_000n)
+    assert.throws(() => unitsToWei('1.1234567', 6), RangeError)
+    assert.throws(() => unitsToWei('1e5', 6), RangeError)
+    assert.throws(() => unitsToWei('', 6), RangeError)
+  })
+})
