@@ -1,0 +1,91 @@
+/**
+ * Message formatting for the strings: `{name}` placeholders, numbers through Intl.NumberFormat, and
+ * `{n, plural, one {# take} other {# takes}}` through Intl.PluralRules. Times through
+ * Intl.RelativeTimeFormat and Intl.DateTimeFormat. No HTML: the result is text.
+ */
+export type Params = Record<string, string | number | null | undefined>
+
+const nf = new Map<string, Intl.NumberFormat>()
+const pr = new Map<string, Intl.PluralRules>()
+const cached = <T>(m: Map<string, T>, k: string, make: () => T) => m.get(k) ?? (m.set(k, make()), m.get(k)!)
+
+export function formatNumber(n: number, locale?: string, opts?: Intl.NumberFormatOptions): string {
+  return cached(nf, `${locale}|${JSON.stringify(opts ?? {})}`, () => new Intl.NumberFormat(locale, opts)).format(n)
+}
+
+/** Finds the matching close brace of the `{` at `start`. */
+function closing(s: string, start: number): number {
+  let depth = 0
+  for (let i = start; i < s.length; i++) {
+    if (s[i] === '{') depth++
+    else if (s[i] === '}' && --depth === 0) return i
+  }
+  return -1
+}
+
+export function formatMessage(template: string, params: Params = {}, locale?: string): string {
+  let out = ''
+  let i = 0
+  while (i < template.length) {
+    const open = template.indexOf('{', i)
+    if (open < 0) break
+    out += template.slice(i, open)
+    const end = closing(template, open)
+    if (end < 0) break
+    const inner = template.slice(open + 1, end)
+    const comma = inner.indexOf(',')
+    if (comma < 0) {
+      const v = params[inner.trim()]
+      out += v == null ? '' : typeof v === 'number' ? formatNumber(v, locale) : v
+    } else {
+      const name = inner.slice(0, comma).trim()
+      const rest = inner.slice(comma + 1)
+      const n = Number(params[name] ?? 0)
+      const cases: Record<string, string> = {}
+      const body = rest.slice(rest.indexOf(',') + 1)
+      const re = /\s*(=?\w+)\s*\{/g
+      let m: RegExpExecArray | null
+      while ((m = re.exec(body))) {
+        const s = m.index + m[0].length - 1
+        const e = closing(body, s)
+        cases[m[1]] = body.slice(s + 1, e)
+        re.lastIndex = e + 1
+      }
+      const cat = cached(pr, locale ?? '', () => new Intl.PluralRules(locale)).select(n)
+      const chosen = cases[`=${n}`] ?? cases[cat] ?? cases.other ?? ''
+      out += formatMessage(chosen.replaceAll('#', formatNumber(n, locale)), params, locale)
+    }
+    i = end + 1
+  }
+  return out + template.slice(i)
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86400],
+  ['month', 30 * 86400],
+  ['week', 7 * 86400],
+  ['day', 86400],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+]
+
+/** "3 minutes ago", "in 2 days" for the locale. */
+export function relativeTime(iso: string | Date, locale?: string, now = Date.now()): string {
+  const t = typeof iso === 'string' ? Date.parse(iso) : iso.getTime()
+  const secs = Math.round((t - now) / 1000)
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(secs) >= size || unit === 'second') return rtf.format(Math.trunc(secs / size), unit)
+  }
+  return rtf.format(0, 'second')
+}
+
+export function absoluteTime(iso: string | Date, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(typeof iso === 'string' ? new Date(iso) : iso)
+}
+
+/** Basis points as a percentage, e.g. 4000 → "40%". */
+export function formatBps(bps: number, locale?: string): string {
+  return formatNumber(bps / 10_000, locale, { style: 'percent', maximumFractionDigits: 1 })
+}

@@ -1,0 +1,62 @@
+/**
+ * Reads one strings slice for an element: built-in strings for the locale, then the nearest
+ * `<vk-strings-provider>` overrides, then the element's own `strings` property (the property wins).
+ */
+import { ContextConsumer } from '@lit/context'
+import type { ReactiveController, ReactiveElement } from 'lit'
+import { baseStrings, stringsContext, type Slice, type StringSlices, type StringsContextValue } from './strings/index.ts'
+import { formatMessage, type Params } from './format.ts'
+
+export interface StringsHost<S extends Slice> extends ReactiveElement {
+  strings?: Partial<StringSlices[S]> | null
+  locale?: string | null
+}
+
+export class StringsController<S extends Slice> implements ReactiveController {
+  private provided: StringsContextValue | undefined
+
+  constructor(
+    private readonly host: StringsHost<S>,
+    private readonly slice: S,
+    /** Extra overrides that sit between the provider and the property (e.g. `roomStrings`). */
+    private readonly extra: () => Partial<StringSlices[S]> | null | undefined = () => undefined,
+  ) {
+    host.addController(this)
+    new ContextConsumer(host, {
+      context: stringsContext,
+      subscribe: true,
+      callback: (v) => {
+        this.provided = v
+        host.requestUpdate()
+      },
+    })
+  }
+
+  hostConnected() {}
+
+  get locale(): string {
+    return (
+      this.host.locale ||
+      this.provided?.locale ||
+      (typeof document !== 'undefined' && document.documentElement.lang) ||
+      (typeof navigator !== 'undefined' && navigator.language) ||
+      'en'
+    )
+  }
+
+  /** The merged slice. */
+  get all(): StringSlices[S] {
+    return {
+      ...baseStrings(this.locale)[this.slice],
+      ...(this.provided?.overrides[this.slice] ?? {}),
+      ...(this.extra() ?? {}),
+      ...(this.host.strings ?? {}),
+    } as StringSlices[S]
+  }
+
+  /** A formatted string: placeholders, numbers and plurals for the locale. Always text. */
+  t(key: keyof StringSlices[S] & string, params?: Params): string {
+    const template = (this.all as Record<string, string>)[key] ?? key
+    return formatMessage(String(template), params, this.locale)
+  }
+}

@@ -1,0 +1,25 @@
+/** English strings of the `moderation` slice: the moderation queue. */
+export const moderationEn = {
+  queueLabel: 'Moderation queue',
+  open: 'Open',
+  actioned: 'Actioned',
+  loading: 'Loading…',
+  error: "Couldn't load the queue.",
+  retry: 'Try again',
+  empty: 'Nothing to review.',
+  forbidden: "you can't moderate this venue",
+  loadMore: 'Load more',
+  keep: 'Keep',
+  hide: 'Hide',
+  ban: 'Ban',
+  unban: 'Unban',
+  pending: 'Working…',
+  done: 'Done: {action}',
+  failed: "Couldn't {action}. Try again.",
+  reports: '{count, plural, one {# report} other {# reports}}',
+  thresholdHidden: 'Hidden by reports, pending review',
+  hiddenHere: 'Hidden on this venue',
+  openPost: 'Open post',
+  platformQueue: 'Platform queue',
+}
+export type ModerationStrings = typeof moderationEn

@@ -1,0 +1,44 @@
+import { ContextProvider } from '@lit/context'
+import { html, type PropertyValues } from 'lit'
+import { VkElement } from '../shared/vk-element.ts'
+import { stringsContext, type StringsContextValue } from '../shared/strings/index.ts'
+import { themeStyles } from '../shared/theme.ts'
+import { css } from 'lit'
+
+/**
+ * @summary Replaces the visible strings of every venuekit element inside it, and sets their locale.
+ *
+ * @slot - The elements whose strings this provides.
+ *
+ * Set `strings` to `{ comments?, room?, moderation? }` with any keys to replace. An element's own
+ * `strings` property wins over the provider. `locale` picks the built-in language (`en`, `es`) and the
+ * locale used by Intl for numbers and times.
+ */
+export class VkStringsProvider extends VkElement {
+  static override styles = [themeStyles, css`:host { display: contents; }`]
+  static override properties = {
+    locale: { type: String, reflect: true },
+    strings: { attribute: false },
+  }
+
+  declare locale: string
+  declare strings: StringsContextValue['overrides']
+
+  private provider = new ContextProvider(this, { context: stringsContext, initialValue: { locale: '', overrides: {} } })
+
+  constructor() {
+    super()
+    this.locale = ''
+    this.strings = {}
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('locale') || changed.has('strings')) {
+      this.provider.setValue({ locale: this.locale, overrides: this.strings ?? {} })
+    }
+  }
+
+  override render() {
+    return html`<slot></slot>`
+  }
+}
