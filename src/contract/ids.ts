@@ -6,6 +6,22 @@ export const MARKET_ID_RE = /^0x[0-9a-fA-F]{64}$/
 export const WALLET_RE = /^0x[0-9a-fA-F]{40}$/
 /** A venue id: 6 to 64 characters, lowercase alphanumeric with hyphens (§2.11). */
 export const VENUE_ID_RE = /^[a-z0-9](?:[a-z0-9-]{4,62})[a-z0-9]$/
+/** Venue ids starting with these are reserved and never claimed (§5.5). */
+export const RESERVED_VENUE_PREFIXES = ['prophecy', 'somnia'] as const
+/**
+ * Platform names that are never claimed as venue ids (§5.5: "platform names such as demo, studio,
+ * gateway"). Matched exactly. Names shorter than 6 characters are listed too, so the refusal names the
+ * reason (reserved) rather than the length.
+ */
+export const RESERVED_VENUE_IDS = [
+  'demo', 'studio', 'gateway', 'admin', 'api', 'app', 'auth', 'login', 'signin', 'www', 'docs', 'help',
+  'support', 'status', 'static', 'assets', 'cdn', 'platform', 'operator', 'operators', 'system', 'internal',
+  'venuekit', 'venue', 'venues', 'console', 'dashboard', 'billing', 'paymaster', 'bundler', 'sponsor',
+  'mainnet', 'testnet', 'stream', 'official', 'staff', 'moderation', 'moderator', 'root', 'self', 'default',
+  'public', 'private', 'global', 'null', 'undefined',
+] as const
+export const isReservedVenueId = (id: string): boolean =>
+  (RESERVED_VENUE_IDS as readonly string[]).includes(id) || RESERVED_VENUE_PREFIXES.some((p) => id.startsWith(p))
 /** A venue key: `pck_` followed by 64 hex characters (§2.11). */
 export const VENUE_KEY_RE = /^pck_[0-9a-f]{64}$/
 /** A taxonomy node key: lowercase slug. */

@@ -248,12 +248,16 @@ export interface Board {
   facet: NodeRef
   population: number
   board: BoardEntry[]
+  /** Active members of the room (the board's length over all pages). */
+  members: number
+  nextCursor: string | null
 }
 
 export interface LeaderboardResult {
   scope: NodeRef | null
   population: number
   entries: BoardEntry[]
+  nextCursor: string | null
 }
 
 export interface RecordsResult {
@@ -267,6 +271,10 @@ export interface Verdict {
   wrong: number
   undecided: number
   void: boolean
+  /** Holders counted (right + wrong + undecided). */
+  holders: number
+  /** Whether the market has a recorded result (false while open, and always for CLOB markets). */
+  settled: boolean
 }
 
 export interface VerdictsResult {
@@ -285,6 +293,8 @@ export interface ModQueueItem {
   hiddenHere: boolean
   state: ModState
   lastAction: { action: ModAction; at: string; by: string } | null
+  /** Platform-wide state of the post: 'hidden' is the report threshold's hide, 'removed' the operator's. */
+  postState: 'visible' | 'hidden' | 'removed'
 }
 
 export interface ModQueuePage {
@@ -300,6 +310,46 @@ export interface AuditEntry {
   postId: string | null
   target: string | null
   at: string
+}
+
+/** The answer of every moderation write: the new state, never an optimistic guess (§4.2). */
+export interface ModActionResult {
+  action: ModAction
+  venueId: string | null
+  postId: string | null
+  /** The post after the action; null for a ban or unban by wallet alone. */
+  post: {
+    state: 'visible' | 'hidden' | 'removed'
+    /** Hidden on the acting venue (venue_hides); false for platform actions. */
+    hiddenHere: boolean
+    pinned: boolean
+    reports: number
+  } | null
+  /** The queue item after the action (scope of the action), when the action touched a post. */
+  item: { state: ModState } | null
+  /** After ban / unban. */
+  ban: { wallet: string; scope: string; banned: boolean } | null
+}
+
+export interface AuditPage {
+  entries: AuditEntry[]
+  nextCursor: string | null
+}
+
+export interface VenueUsageDay {
+  /** UTC day, YYYY-MM-DD. */
+  day: string
+  reads: number
+  writes: number
+}
+
+export interface VenueUsage {
+  venueId: string
+  days: VenueUsageDay[]
+}
+
+export interface RoomList {
+  rooms: RoomInfo[]
 }
 
 export interface VenueKeyIssued {
@@ -329,3 +379,38 @@ export type StreamServerMessage =
 
 export type FeedScope = 'global' | 'following' | 'subject'
 export type FeedSort = 'live' | 'record'
+
+/** Answers of the post writes and account calls (§4.2), as the SDK returns them. */
+export interface PostResult {
+  post: Post
+}
+export interface ReactResult {
+  postId: string
+  kind: 'agree'
+  agreed: boolean
+  agrees: number
+}
+export interface ReportResult {
+  postId: string
+  reported: true
+}
+export interface DeleteResult {
+  deleted: true
+  postId: string
+}
+export interface BlockResult {
+  blocked: boolean
+  wallet: string
+}
+export interface LinkResult {
+  accountId: string
+  wallets: string[]
+}
+export interface ProfilesResult {
+  /** Keyed by lowercased wallet. */
+  profiles: Record<string, Profile>
+}
+export interface MarketsResult {
+  /** Keyed by lowercased market id; unknown ids are absent. */
+  markets: Record<string, Market>
+}

@@ -6,12 +6,24 @@ import type { ServiceContext } from './context.ts'
 import { ApiError } from './http/errors.ts'
 import { authRoutes } from './routes/auth.ts'
 import { postRoutes } from './routes/posts.ts'
+import { threadRoutes } from './routes/threads.ts'
+import { profileRoutes } from './routes/profile.ts'
+import { countRoutes } from './routes/counts.ts'
+import { followRoutes } from './routes/follows.ts'
+import { marketRoutes } from './routes/markets.ts'
+import { feedRoutes } from './routes/feed.ts'
+import { forYouRoutes } from './routes/for-you.ts'
+import { gatewayRoutes } from './routes/gateway.ts'
+import { keyRoutes } from './routes/keys.ts'
+import { roomRoutes } from './routes/rooms.ts'
+import { modRoutes } from './routes/mod.ts'
+import { recordRoutes } from './routes/records.ts'
 import { PATHS } from '../contract/paths.ts'
 
 export type RouteModule = (ctx: ServiceContext) => Hono
 
 /** Route modules, in mount order. Each lives in `routes/` and owns its paths. */
-const modules: RouteModule[] = [authRoutes, postRoutes]
+const modules: RouteModule[] = [gatewayRoutes, authRoutes, postRoutes, feedRoutes, threadRoutes, profileRoutes, countRoutes, followRoutes, marketRoutes, forYouRoutes, keyRoutes, roomRoutes, modRoutes, recordRoutes]
 
 export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () => {}) {
   const app = new Hono()

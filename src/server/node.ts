@@ -72,7 +72,10 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
       hub.close()
       for (const c of wss.clients) c.terminate()
       wss.close()
-      await new Promise<void>((r) => server.close(() => r()))
+      const closed = new Promise<void>((r) => server.close(() => r()))
+      // Idle keep-alive sockets would hold the server open; in-flight requests still finish.
+      ;(server as { closeIdleConnections?: () => void }).closeIdleConnections?.()
+      await closed
       await svc.close()
     },
   }

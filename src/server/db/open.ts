@@ -65,6 +65,9 @@ export async function openStore(opts: { dataDir?: string | null; databaseUrl?: s
   if (opts.databaseUrl) {
     const pg = (await import('pg')).default
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: Number(process.env.VK_PG_POOL ?? 10) })
+    // An idle client dropped by the server (restart, failover, admin kill) is removed by the pool; without a
+    // listener its 'error' event would be an uncaught exception that ends the process.
+    pool.on('error', (e) => console.error('[venuekit] idle database connection lost:', e.message))
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   } else {
     const { PGlite } = await import('@electric-sql/pglite')

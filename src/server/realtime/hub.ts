@@ -14,6 +14,8 @@ export interface HubSocket {
 
 const TOPIC_RE = new RegExp(`^thread:(${SUBJECT_TYPES.join('|')}):[a-z0-9._:-]{1,128}$`)
 export const MAX_TOPICS_PER_SOCKET = 256
+/** A client message longer than this is answered with an error (the socket stays open). */
+export const MAX_MESSAGE_CHARS = 4096
 
 export class Hub {
   private topics = new Map<string, Set<HubSocket>>()
@@ -46,14 +48,18 @@ export class Hub {
   }
 
   private onMessage(socket: HubSocket, data: string) {
+    const subs = this.sockets.get(socket)
+    if (!subs) return
+    if (data.length > MAX_MESSAGE_CHARS)
+      return this.send(socket, { type: 'error', code: 'payload-too-large', message: `stream messages are at most ${MAX_MESSAGE_CHARS} characters` })
     let msg: StreamClientMessage
     try {
       msg = JSON.parse(data)
     } catch {
       return this.send(socket, { type: 'error', code: 'invalid-json', message: 'stream messages are JSON' })
     }
-    const subs = this.sockets.get(socket)
-    if (!subs || !msg || typeof msg !== 'object') return
+    if (!msg || typeof msg !== 'object' || Array.isArray(msg))
+      return this.send(socket, { type: 'error', code: 'invalid-json', message: 'a stream message is a JSON object with a type' })
     if (msg.type === 'ping') return this.send(socket, { type: 'pong' })
     if (msg.type !== 'subscribe' && msg.type !== 'unsubscribe')
       return this.send(socket, { type: 'error', code: 'validation-failed', message: "type must be 'subscribe', 'unsubscribe' or 'ping'" })

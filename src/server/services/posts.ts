@@ -13,6 +13,7 @@ import type { ServiceContext } from '../context.ts'
 import type { Database } from '../db/schema.ts'
 import { ApiError, forbidden, notFound } from '../http/errors.ts'
 import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
+import { placeReply } from './room-placement.ts'
 
 export interface NewPost {
   subjectType: Post['subjectType']
@@ -53,6 +54,8 @@ async function rescore(tx: Transaction<Database>, id: string) {
 
 export async function createPost(ctx: ServiceContext, caller: Caller, input: NewPost, room: RoomPlacement | null = null): Promise<Post> {
   await assertNotBanned(ctx, caller)
+  // A reply lands in its parent's room: the room's posting rules apply to it too.
+  if (input.parentId && !room) room = await placeReply(ctx, caller, input.parentId)
   let marketId: string | null = null
   let facet: { type: string; ref: string } | null = null
   let nodes: { type: string; ref: string }[] = []

@@ -1,8 +1,15 @@
 /**
- * Where a new post goes when it names a room (§3.3, §7): members post; a follower of the room's
- * subject becomes a member with the first post (org and brand nodes have no follow path); anyone who
- * left is refused with 'you left this room — rejoin to post'; any other non-member gets 403
- * 'join this room to post in it'.
+ * Where a new post goes when it names a room (§3.3, §7):
+ * - a member posts;
+ * - anyone who left is refused with 'you left this room — rejoin to post', even when they follow;
+ * - a non-member who follows the room's subject becomes a member with the first post (public rooms on
+ *   followable nodes only: org and brand nodes have no follow path, private rooms are not open);
+ * - any other non-member gets 403 'join this room to post in it';
+ * - an outsider of a private room (never a member, not its owner, not an operator) gets 404, so the
+ *   room's existence is not confirmed;
+ * - a wallet banned on the room's venue may not post into its rooms (a ban blocks posting only).
+ * A reply goes into its parent's room under the same rules. The post's subject is not constrained by the
+ * room's node: a room's discussion covers markets and nodes alike.
  */
 import { MSG } from '../../contract/errors.ts'
 import { UNFOLLOWABLE_NODE_TYPES, type NodeType } from '../../contract/ids.ts'
@@ -11,37 +18,64 @@ import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import type { RoomPlacement } from './posts.ts'
 import type { RequestVenue } from './venue-of-request.ts'
-import { resolveRoom } from './rooms.ts'
+import { canSeePrivateRoom, findRoom, type RoomRow } from './rooms.ts'
 
 export async function placeInRoom(
   ctx: ServiceContext,
   caller: Caller,
   roomParam: string,
   venue: RequestVenue,
-  subject: { subjectType: string; subjectRef: string },
+  _subject: { subjectType: string; subjectRef: string },
 ): Promise<RoomPlacement> {
-  const room = await resolveRoom(ctx, roomParam, venue, caller)
-  void subject
+  return placeInRoomRow(ctx, caller, await findRoom(ctx, roomParam, venue))
+}
+
+/** The room of a reply's parent, under the same rules; null when the parent is in no room. */
+export async function placeReply(ctx: ServiceContext, caller: Caller, parentId: string): Promise<RoomPlacement | null> {
+  const parent = await ctx.db.selectFrom('posts').select('room_id').where('id', '=', parentId).executeTakeFirst()
+  if (!parent?.room_id) return null
+  const room = await ctx.db
+    .selectFrom('rooms')
+    .select(['id', 'venue_id', 'subject_type', 'subject_ref', 'visibility', 'title', 'is_self'])
+    .where('id', '=', parent.room_id)
+    .executeTakeFirstOrThrow()
+  try {
+    return await placeInRoomRow(ctx, caller, room)
+  } catch (err) {
+    // An outsider of a private room learns nothing about the post either.
+    if (err instanceof ApiError && err.code === 'room-not-found') throw new ApiError(404, 'post-not-found', 'the post you reply to does not exist')
+    throw err
+  }
+}
+
+export async function placeInRoomRow(ctx: ServiceContext, caller: Caller, room: RoomRow): Promise<RoomPlacement> {
+  const priv = room.visibility === 'private'
   const m = await ctx.db
     .selectFrom('room_members')
     .select(['joined_at', 'left_at'])
     .where('room_id', '=', room.id)
     .where('account_id', '=', caller.accountId)
     .executeTakeFirst()
-  const priv = room.visibility === 'private'
+  if (priv && !m && !(await canSeePrivateRoom(ctx, room.id, room.venue_id, caller))) throw new ApiError(404, 'room-not-found', 'no room with this id')
+  const ban = await ctx.db
+    .selectFrom('bans')
+    .select('scope')
+    .where('account_id', '=', caller.accountId)
+    .where('scope', 'in', ['*', room.venue_id])
+    .executeTakeFirst()
+  if (ban) throw new ApiError(403, 'banned', ban.scope === '*' ? 'you are banned from posting' : 'you are banned from posting on this venue')
   if (m && !m.left_at) return { roomId: room.id, private: priv, joinOnPost: false }
   if (m?.left_at) throw new ApiError(403, 'room-left', MSG.LEFT_ROOM)
-  const followable = !UNFOLLOWABLE_NODE_TYPES.includes(room.subject.type as NodeType)
+  const followable = !UNFOLLOWABLE_NODE_TYPES.includes(room.subject_type as NodeType)
   if (followable && !priv) {
     const follows = await ctx.db
       .selectFrom('follows')
       .select('account_id')
       .where('account_id', '=', caller.accountId)
-      .where('subject_type', '=', room.subject.type)
-      .where('subject_ref', '=', room.subject.ref)
+      .where('subject_type', '=', room.subject_type)
+      .where('subject_ref', '=', room.subject_ref)
       .executeTakeFirst()
     if (follows) return { roomId: room.id, private: priv, joinOnPost: true }
   }
-  if (priv) throw new ApiError(404, 'room-not-found', 'no room with this id')
   throw new ApiError(403, 'room-join-required', MSG.JOIN_TO_POST)
 }

@@ -1,30 +1,55 @@
 /** Rooms: a venue's rooms sit on taxonomy nodes, public or private; `self` is the venue's own room. */
+import { sql } from 'kysely'
+import type { NodeType } from '../../contract/ids.ts'
 import type { NodeRef, RoomInfo } from '../../contract/types.ts'
+import { timeId } from '../../core/ids.ts'
 import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import type { RequestVenue } from './venue-of-request.ts'
+import { requireVenueAdmin } from './venues.ts'
+
+export interface RoomRow {
+  id: string
+  venue_id: string
+  subject_type: string
+  subject_ref: string
+  visibility: 'public' | 'private'
+  title: string
+  is_self: boolean
+}
+
+const ROOM_COLUMNS = ['id', 'venue_id', 'subject_type', 'subject_ref', 'visibility', 'title', 'is_self'] as const
 
 export function roomFromRow(r: { id: string; venue_id: string; subject_type: string; subject_ref: string; visibility: 'public' | 'private'; title: string }): RoomInfo {
   return { id: r.id, venueId: r.venue_id, subject: { type: r.subject_type, ref: r.subject_ref } as NodeRef, visibility: r.visibility, title: r.title }
 }
 
+const noRoom = () => new ApiError(404, 'room-not-found', 'no room with this id')
+
 /**
- * Resolves a room parameter. `self` needs a venue key (§4.1 rule 7, §5.6) and names that venue's room.
- * A private room an outsider cannot see answers 404, so its existence is not confirmed (§7).
+ * Finds a room without the privacy check (callers that answer outsiders of a private room decide).
+ * `self` needs a venue key (§4.1 rule 7, §5.6) and names that venue's room.
+ */
+export async function findRoom(ctx: ServiceContext, roomParam: string, venue: RequestVenue): Promise<RoomRow> {
+  let row: RoomRow | undefined
+  if (roomParam === 'self') {
+    if (!venue.keyed || !venue.venueId) throw new ApiError(401, 'venue-key-required', 'room=self needs a venue key (X-Venue-Key) naming the venue whose room it is')
+    row = await ctx.db.selectFrom('rooms').select(ROOM_COLUMNS).where('venue_id', '=', venue.venueId).where('is_self', '=', true).executeTakeFirst()
+  } else {
+    row = await ctx.db.selectFrom('rooms').select(ROOM_COLUMNS).where('id', '=', roomParam).executeTakeFirst()
+  }
+  if (!row) throw noRoom()
+  return row
+}
+
+/**
+ * Resolves a room parameter for a read of its content. A private room an outsider cannot see answers
+ * 404, so its existence is not confirmed (§7).
  */
 export async function resolveRoom(ctx: ServiceContext, roomParam: string, venue: RequestVenue, caller: Caller | null): Promise<RoomInfo> {
-  let row
-  if (roomParam === 'self') {
-    if (!venue.keyed || !venue.venueId) throw new ApiError(401, 'venue-key-required', "room=self needs a venue key (X-Venue-Key) naming the venue whose room it is")
-    row = await ctx.db.selectFrom('rooms').selectAll().where('venue_id', '=', venue.venueId).where('is_self', '=', true).executeTakeFirst()
-  } else {
-    row = await ctx.db.selectFrom('rooms').selectAll().where('id', '=', roomParam).executeTakeFirst()
-  }
-  if (!row) throw new ApiError(404, 'room-not-found', 'no room with this id')
-  if (row.visibility === 'private' && !(await canSeePrivateRoom(ctx, row.id, row.venue_id, caller))) {
-    throw new ApiError(404, 'room-not-found', 'no room with this id')
-  }
+  const row = await findRoom(ctx, roomParam, venue)
+  if (row.visibility === 'private' && !(await canSeePrivateRoom(ctx, row.id, row.venue_id, caller))) throw noRoom()
   return roomFromRow(row)
 }
 
@@ -34,12 +59,73 @@ export async function canSeePrivateRoom(ctx: ServiceContext, roomId: string, ven
   if (caller.operator) return true
   const owner = await ctx.db.selectFrom('venues').select('owner_account_id').where('id', '=', venueId).executeTakeFirst()
   if (owner?.owner_account_id === caller.accountId) return true
+  return isActiveMember(ctx, roomId, caller.accountId)
+}
+
+export async function isActiveMember(ctx: ServiceContext, roomId: string, accountId: string): Promise<boolean> {
   const m = await ctx.db
     .selectFrom('room_members')
     .select('account_id')
     .where('room_id', '=', roomId)
-    .where('account_id', '=', caller.accountId)
+    .where('account_id', '=', accountId)
     .where('left_at', 'is', null)
     .executeTakeFirst()
   return !!m
+}
+
+export interface NewRoom {
+  venueId: string
+  subjectType: NodeType
+  subjectRef: string
+  visibility: 'public' | 'private'
+  title: string
+  self: boolean
+}
+
+/**
+ * Creates a room for a venue. Only the venue's owner does (operators moderate, they don't run venues).
+ * The owner is its first member, so a private room has someone who can post and add members.
+ * A venue has one `self` room (created with the claim); asking for a second is 409.
+ */
+export async function createRoom(ctx: ServiceContext, caller: Caller, input: NewRoom): Promise<RoomInfo> {
+  const v = await ctx.db.selectFrom('venues').select('owner_account_id').where('id', '=', input.venueId).executeTakeFirst()
+  if (!v || v.owner_account_id !== caller.accountId) throw new ApiError(403, 'forbidden', "only the venue's owner creates its rooms")
+  const id = timeId('r_')
+  const now = ctx.now()
+  await ctx.db.transaction().execute(async (tx) => {
+    const ins = await tx
+      .insertInto('rooms')
+      .values({
+        id,
+        venue_id: input.venueId,
+        subject_type: input.subjectType,
+        subject_ref: input.subjectRef,
+        visibility: input.visibility,
+        title: input.title,
+        is_self: input.self,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.column('venue_id').where(sql<boolean>`is_self`).doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (!ins) throw new ApiError(409, 'conflict', 'this venue already has its self room')
+    await tx.insertInto('room_members').values({ room_id: id, account_id: caller.accountId, joined_at: now }).execute()
+  })
+  return roomFromRow({ id, venue_id: input.venueId, subject_type: input.subjectType, subject_ref: input.subjectRef, visibility: input.visibility, title: input.title })
+}
+
+/** A venue's rooms: public ones for everyone, private ones only for those who may see them. */
+export async function listRooms(ctx: ServiceContext, venueId: string, caller: Caller | null): Promise<RoomInfo[]> {
+  const rows = await ctx.db.selectFrom('rooms').select(ROOM_COLUMNS).where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute()
+  const out: RoomInfo[] = []
+  for (const r of rows) {
+    if (r.visibility === 'private' && !(await canSeePrivateRoom(ctx, r.id, r.venue_id, caller))) continue
+    out.push(roomFromRow(r))
+  }
+  return out
+}
+
+/** For room-admin writes (adding or removing members): the room's venue owner or an operator. */
+export async function requireRoomAdmin(ctx: ServiceContext, caller: Caller, room: RoomRow): Promise<void> {
+  await requireVenueAdmin(ctx, caller, room.venue_id, "only the venue's owner manages this room's members")
 }

@@ -39,7 +39,7 @@ export async function seriesOf(ctx: ServiceContext, subjectType: SubjectType, su
 export async function readThread(ctx: ServiceContext, reader: string | null, q: ThreadQuery): Promise<ThreadPage> {
   const series = await seriesOf(ctx, q.subjectType, q.subjectRef)
   const merge = q.includeSeries && series ? series : null
-  const scope: ReadScope = { reader, venue: q.venue, ownHidden: true }
+  const scope: ReadScope = { reader, venue: q.venue, ownHidden: true, openRoom: q.roomId }
 
   let query = ctx.db
     .selectFrom('posts as p')

@@ -5,7 +5,8 @@
  *   where `ownHidden` is allowed (the thread and their profile, §3.1);
  * - `venue` overlays that venue's hides and bans (§4.1 rule 5); it never filters to the venue's posts;
  * - a reader never sees posts by accounts they blocked;
- * - private-room posts are seen only by that room's members (room containment is the caller's job).
+ * - private-room posts are seen only by that room's members, or inside a room the reader was admitted
+ *   to (`openRoom`: its owner and operators); room containment itself is the caller's job.
  */
 import { sql, type ExpressionBuilder } from 'kysely'
 import type { Database } from '../db/schema.ts'
@@ -17,6 +18,11 @@ export interface ReadScope {
   venue: string | null
   /** Let the reader see their own hidden or removed posts. */
   ownHidden: boolean
+  /**
+   * A room the reader was already admitted to by `resolveRoom` (members, the venue's owner, operators):
+   * its private posts are visible even when the reader is not a member (an owner or an operator).
+   */
+  openRoom?: string | null
 }
 
 type PostsEb = ExpressionBuilder<Database & { p: Database['posts'] }, 'p'>
@@ -53,7 +59,8 @@ export function visibleTo(scope: ReadScope) {
             .where('rm.left_at', 'is', null),
         )
       : sql<boolean>`false`
-    conds.push(eb.or([eb('p.room_private', '=', false), memberOf]))
+    const admitted = scope.openRoom ? [eb('p.room_id', '=', scope.openRoom)] : []
+    conds.push(eb.or([eb('p.room_private', '=', false), memberOf, ...admitted]))
     return eb.and(conds)
   }
 }

@@ -1,0 +1,275 @@
+/**
+ * `createClient` (§9.5) and the operations of §4.2. Reads work signed out and send the session only
+ * when one exists; writes need a session (checked before any request) and throw on failure.
+ * The session lives in the client, in memory: `client.session`, `setSession`, `onSessionChange`.
+ */
+import type { SubjectType } from '../contract/ids.ts'
+import { FEED_SCOPES, FEED_SORTS, MOD_STATES } from '../contract/params.ts'
+import { PATHS, threadTopic } from '../contract/paths.ts'
+import type {
+  AuthorPostsResult,
+  BlockResult,
+  Board,
+  CountsResult,
+  DeleteResult,
+  FeedPage,
+  FeedScope,
+  FeedSort,
+  FollowState,
+  ForYouRail,
+  JoinResult,
+  LeaderboardResult,
+  LinkResult,
+  MeResult,
+  Membership,
+  ModAction,
+  ModActionResult,
+  ModQueuePage,
+  ModState,
+  NodeRef,
+  NonceResult,
+  Post,
+  PostResult,
+  ProfilesResult,
+  ReactResult,
+  RecordsResult,
+  ReportResult,
+  SessionInfo,
+  ThreadPage,
+  VerdictsResult,
+} from '../contract/types.ts'
+import { resolveConfig, type ClientConfig } from './config.ts'
+import { ValidationError } from './errors.ts'
+import { createStream } from './stream.ts'
+import { takeCountsReader } from './take-counts.ts'
+import { createRequest, noSession, type Query } from './transport.ts'
+import * as v from './validate.ts'
+
+/** Every read accepts the caller's own abort signal. */
+export interface ReadOptions {
+  signal?: AbortSignal
+}
+export interface ThreadOptions extends ReadOptions {
+  includeReplies?: boolean
+  includeSeries?: boolean
+  limit?: number
+  cursor?: string
+  venue?: string
+  room?: string
+}
+export interface FeedOptions extends ReadOptions {
+  scope?: FeedScope
+  subjectType?: SubjectType
+  subjectRef?: string
+  venue?: string
+  room?: string
+  sort?: FeedSort
+  limit?: number
+  cursor?: string
+}
+export interface AuthorPostsOptions extends ReadOptions {
+  takes?: boolean
+  includeReplies?: boolean
+  venue?: string
+  limit?: number
+  cursor?: string
+}
+export interface ForYouOptions extends ReadOptions {
+  room?: string
+  subjectType?: SubjectType
+  subjectRef?: string
+  limit?: number
+}
+export interface ModQueueOptions extends ReadOptions, ModOptions {
+  state?: ModState
+  limit?: number
+  cursor?: string
+}
+/** Moderation scope: a venue (its owner moderates) or, without `venueId`, the platform (operators). */
+export interface ModOptions {
+  venueId?: string
+}
+type ModPostAction = (postId: string, o?: ModOptions) => Promise<ModActionResult>
+export interface PageOptions extends ReadOptions {
+  limit?: number
+  cursor?: string
+}
+/** A wallet that can sign: the address and whatever signing call the wallet provides. */
+export interface WalletSigner {
+  address: string
+  signMessage: (message: string) => Promise<string> | string
+}
+export type SessionListener = (session: SessionInfo | null) => void
+
+export function createClient(config: ClientConfig) {
+  const cfg = resolveConfig(config)
+  let session: SessionInfo | null = null
+  const listeners = new Set<SessionListener>()
+  const request = createRequest(cfg, config.fetchImpl, () => session?.token)
+  const takeCounts = takeCountsReader(request)
+  const stream = createStream(cfg.streamUrl, config.WebSocketImpl)
+
+  /** A read: options become the query (the signal aside); the session goes along when there is one. */
+  const read = <T>(path: string, o: ReadOptions = {}, extra: Query = {}) => {
+    const { signal, ...q } = o as ReadOptions & Query
+    return request<T>('GET', path, { query: { ...q, ...extra }, auth: 1, signal })
+  }
+  /** A write: needs a session, throws on failure, and drops cached counts. */
+  const write = async <T>(method: string, path: string, body?: unknown, gateway?: boolean) => {
+    const r = await request<T>(method, path, { body, auth: 2, gateway })
+    takeCounts.clear()
+    return r
+  }
+  const setSession = (s: SessionInfo | null) => {
+    if (s != null && typeof s.token != 'string') throw new ValidationError('session', 'must carry a token')
+    session = s
+    listeners.forEach((l) => l(s))
+  }
+  /** Optional subject of a feed or rail: validated when given. */
+  const maybeSubject = (o: { subjectType?: SubjectType; subjectRef?: string; room?: string }) => {
+    if (o.room != null) v.room(o.room)
+    return o.subjectType == null && o.subjectRef == null
+      ? {}
+      : { subjectRef: o.subjectType == null ? o.subjectRef : v.subject(o.subjectType, o.subjectRef!) }
+  }
+  /** Sign a fresh nonce's message with the wallet (sign-in and wallet linking). */
+  const signed = async (w: WalletSigner) => {
+    const address = v.wallet(w?.address, 'address')
+    if (typeof w.signMessage != 'function') throw new ValidationError('signMessage', 'must be a function')
+    const n = await request<NonceResult>('POST', PATHS.authNonce, { body: { address }, gateway: true })
+    return { message: n.message, signature: await w.signMessage(n.message) }
+  }
+  const modPost = (action: ModAction) => async (postId: string, o: ModOptions & { pinned?: boolean } = {}) =>
+    write<ModActionResult>('POST', PATHS.modAction(action), { postId: v.postId(postId), venueId: o.venueId, pinned: o.pinned })
+  const modWallet = (action: ModAction) => async (wallet: string, o: ModOptions = {}) =>
+    write<ModActionResult>('POST', PATHS.modAction(action), { wallet: v.wallet(wallet), venueId: o.venueId })
+
+  return {
+    /** The resolved configuration: addresses, chain id and contracts of the named network. */
+    config: cfg,
+    /** The current session, or null when signed out. */
+    get session() {
+      return session
+    },
+    setSession,
+    /** Calls `cb` on every sign-in, sign-out or `setSession`; returns its remover. */
+    onSessionChange(cb: SessionListener) {
+      listeners.add(cb)
+      return () => void listeners.delete(cb)
+    },
+
+    /** One thread, newest first, cursor-paged. */
+    posts: async (subjectType: SubjectType, subjectRef: string, o: ThreadOptions = {}) => {
+      const ref = v.subject(subjectType, subjectRef)
+      if (o.room != null) v.room(o.room)
+      return read<ThreadPage>(PATHS.posts, o, { subjectType, subjectRef: ref })
+    },
+    /** The ranked feed: render in the order given. */
+    postFeed: async (o: FeedOptions = {}) => {
+      v.oneOf(o.scope, FEED_SCOPES, 'scope')
+      v.oneOf(o.sort, FEED_SORTS, 'sort')
+      return read<FeedPage>(PATHS.feed, o, maybeSubject(o))
+    },
+    /** A person's posts with how their resolved markets ended. */
+    postsByAuthor: async (wallet: string, o: AuthorPostsOptions = {}) => read<AuthorPostsResult>(PATHS.profilePosts(v.wallet(wallet)), o),
+    /** Per-market counts (public): split by 100 ids, merged, and shared per set of ids. */
+    takeCounts,
+    /** The discovery rail. */
+    forYou: async (o: ForYouOptions = {}) => read<ForYouRail>(PATHS.forYou, o, maybeSubject(o)),
+
+    /** Writes a post. Sends no stance: the server proves it. */
+    createPost: async (subjectType: SubjectType, subjectRef: string, body: string, parentId?: string | null, o: { room?: string } = {}) =>
+      write<PostResult>('POST', PATHS.posts, {
+        subjectType,
+        subjectRef: v.subject(subjectType, subjectRef),
+        body: v.text(body, 'body'),
+        parentId: parentId == null ? undefined : v.postId(parentId),
+        room: o.room == null ? undefined : v.room(o.room),
+      }).then((r) => r.post),
+    editPost: async (postId: string, body: string) =>
+      write<PostResult>('PATCH', PATHS.post(v.postId(postId)), { body: v.text(body, 'body') }).then((r): Post => r.post),
+    deletePost: async (postId: string) => write<DeleteResult>('DELETE', PATHS.post(v.postId(postId))),
+    /** Agree (`active` true, the default) or take the agree back. */
+    reactPost: async (postId: string, active = true) => write<ReactResult>('POST', PATHS.react(v.postId(postId)), { kind: 'agree', active: !!active }),
+    reportPost: async (postId: string, reason: string) => write<ReportResult>('POST', PATHS.report(v.postId(postId)), { reason: v.text(reason, 'reason') }),
+    block: async (wallet: string) => write<BlockResult>('POST', PATHS.blocks, { wallet: v.wallet(wallet) }),
+    unblock: async (wallet: string) => write<BlockResult>('DELETE', PATHS.block(v.wallet(wallet))),
+
+    /** Rooms; `room` defaults to `'self'`, the room of the venue whose key the client carries. */
+    rooms: {
+      membership: async (room = 'self', o: ReadOptions = {}) => read<Membership>(PATHS.roomMembership(v.room(room)), o),
+      board: async (room = 'self', o: PageOptions = {}) => read<Board>(PATHS.roomBoard(v.room(room)), o),
+      join: async (room = 'self') => write<JoinResult>('POST', PATHS.roomJoin(v.room(room))),
+      leave: async (room = 'self') => write<Membership>('POST', PATHS.roomLeave(v.room(room))),
+    },
+    /** Moderation. With `venueId`: that venue's overlay (its owner). Without: platform level (operators). Not optimistic. */
+    mod: {
+        queue: async (o: ModQueueOptions = {}) => (v.oneOf(o.state, MOD_STATES, 'state'), read<ModQueuePage>(PATHS.modQueue, o)),
+      keep: modPost('keep') as ModPostAction,
+      hide: modPost('hide') as ModPostAction,
+      /** Pins (or with `pinned: false` unpins) a post; a venue pins only posts in its own rooms. */
+      pin: modPost('pin'),
+      clear: modPost('clear') as ModPostAction,
+      remove: modPost('remove') as ModPostAction,
+      restore: modPost('restore') as ModPostAction,
+      ban: modWallet('ban'),
+      unban: modWallet('unban'),
+    },
+    /** Calls `cb` (no payload: refetch) whenever the thread changes; returns the unsubscribe. */
+    onComments: (subjectType: SubjectType, subjectRef: string, cb: () => void) => {
+      if (typeof cb != 'function') throw new ValidationError('callback', 'must be a function')
+      return stream.on(threadTopic(subjectType, v.subject(subjectType, subjectRef)), cb)
+    },
+
+    auth: {
+      /** Sign-In with Ethereum: the wallet signs the service's message verbatim; the session is kept in the client. */
+      signIn: async (w: WalletSigner & { venueId?: string }) => {
+        const venueId = w?.venueId ?? cfg.venueId ?? undefined
+        const s = await request<SessionInfo>('POST', PATHS.authVerify, { body: { ...(await signed(w)), venueId }, gateway: true })
+        setSession(s)
+        return s
+      },
+      /** Links another wallet to the signed-in account. */
+      linkWallet: async (w: WalletSigner) => {
+        if (!session) throw noSession()
+        const r = await write<LinkResult>('POST', PATHS.authLink, await signed(w), true)
+        if (session) setSession({ ...session, wallets: r.wallets })
+        return r
+      },
+      /** Ends the session on the service and in the client (in the client even when the service refuses). */
+      signOut: async () => {
+        if (!session) return
+        try {
+          await write('POST', PATHS.authSignOut, undefined, true)
+        } finally {
+          setSession(null)
+        }
+      },
+      me: async (o: ReadOptions = {}) => read<MeResult>(PATHS.me, o),
+    },
+
+    /** Profiles for many wallets in one read, keyed by lowercased wallet. */
+    profiles: async (wallets: readonly string[], o: ReadOptions = {}) =>
+      read<ProfilesResult>(PATHS.profiles, o, { wallets: v.idSet(wallets, v.wallet, 'wallets') }),
+    followState: async (subjectType: SubjectType, subjectRef: string, o: ReadOptions = {}) =>
+      read<FollowState>(PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), o),
+    follow: async (subjectType: SubjectType, subjectRef: string) => write<FollowState>('PUT', PATHS.follow(subjectType, v.subject(subjectType, subjectRef))),
+    unfollow: async (subjectType: SubjectType, subjectRef: string) =>
+      write<FollowState>('DELETE', PATHS.follow(subjectType, v.subject(subjectType, subjectRef))),
+    /** Settled records of many wallets at one node (`null`: overall). */
+    records: async (wallets: readonly string[], facet: NodeRef | null, o: ReadOptions = {}) =>
+      read<RecordsResult>(PATHS.records, o, { wallets: v.idSet(wallets, v.wallet, 'wallets'), facet: v.node(facet, 'facet') }),
+    /** The leaderboard of a node; `scope` null is the global board. */
+    leaderboard: async (scope: NodeRef | null, o: PageOptions = {}) => read<LeaderboardResult>(PATHS.leaderboard, o, { scope: v.node(scope, 'scope') ?? 'global' }),
+    /** Settled-market tallies (right / wrong / undecided) per market. */
+    verdicts: async (marketIds: readonly string[], o: ReadOptions = {}) =>
+      read<VerdictsResult>(PATHS.verdicts, o, { ids: v.idSet(marketIds, v.marketId, 'marketIds') }),
+    /** Counts grouped by a taxonomy axis; an axis the service cannot group on is its 400, naming the axes. */
+    counts: async (by: string, o: ReadOptions = {}) => read<CountsResult>(PATHS.counts, o, { by: v.text(by, 'by') }),
+
+    /** Ends every live subscription and closes the socket. */
+    close: () => stream.close(),
+  }
+}
+
+export type VenuekitClient = ReturnType<typeof createClient>

@@ -1,0 +1,109 @@
+/**
+ * Client configuration (§9.5). A named network derives the API, gateway and stream addresses, the chain
+ * id and the contract addresses together from one table (contract NETWORKS). Explicit hosts override the
+ * derived ones; the stream address follows the base address (http→ws) unless given.
+ */
+import { VENUE_ID_RE, VENUE_KEY_RE } from '../contract/ids.ts'
+import { NETWORKS, type NetworkConfig } from '../contract/networks.ts'
+import { PATHS } from '../contract/paths.ts'
+import { ValidationError } from './errors.ts'
+
+/** The part of a WebSocket the client uses; the global `WebSocket` and the `ws` package both fit. */
+export interface SocketLike {
+  readonly readyState: number
+  onopen: ((ev: any) => unknown) | null
+  onmessage: ((ev: { data: unknown }) => unknown) | null
+  onclose: ((ev: any) => unknown) | null
+  onerror: ((ev: any) => unknown) | null
+  send(data: string): void
+  close(code?: number, reason?: string): void
+}
+export type SocketConstructor = new (url: string) => SocketLike
+
+export interface ClientConfig {
+  /** Data-plane address. Required unless `network` is named. */
+  baseUrl?: string
+  /** `mainnet` (chain 5031) or `testnet` (chain 50312): derives every address together. */
+  network?: NetworkConfig['name']
+  /** Login and sponsorship gate. Defaults to the network's gateway, else to the base address. */
+  gatewayUrl?: string
+  /** Stream address. Defaults to the base address with http→ws and `/v1/stream`. */
+  streamUrl?: string
+  /** Venue key (`pck_…`). Omitted: a one-time warning. `null`: keyless on purpose, no warning. */
+  apiKey?: string | null
+  /** Deadline per request, in ms. Unset means unbounded. */
+  timeoutMs?: number
+  /** The venue this client speaks for (claimed at sign-in when keyless). */
+  venueId?: string
+  fetchImpl?: typeof fetch
+  WebSocketImpl?: SocketConstructor
+}
+
+export interface ResolvedConfig {
+  baseUrl: string
+  gatewayUrl: string
+  streamUrl: string
+  network: NetworkConfig['name'] | null
+  chainId: number | null
+  contracts: NetworkConfig['contracts'] | null
+  apiKey: string | null
+  venueId: string | null
+  timeoutMs: number | null
+}
+
+const warned = new Set<string>()
+/** Prints each warning once per process. */
+export function warnOnce(message: string) {
+  if (warned.has(message)) return
+  warned.add(message)
+  console.warn(`[venuekit] ${message}`)
+}
+
+/** Development build: anything but NODE_ENV=production (bundlers replace `process.env.NODE_ENV`). */
+const isDev = () => typeof process == 'undefined' || process.env?.NODE_ENV != 'production'
+
+const httpUrl = (v: unknown, name: string, re = /^https?:\/\/[^/]/) => {
+  if (typeof v != 'string' || !re.test(v)) throw new ValidationError(name, 'must be an absolute address')
+  return v.replace(/\/+$/, '')
+}
+const hostOf = (u: string) => new URL(u).host
+
+export function resolveConfig(c: ClientConfig): ResolvedConfig {
+  const net = c.network == null ? null : NETWORKS[c.network]
+  if (c.network != null && !net) throw new ValidationError('network', "must be 'mainnet' or 'testnet'")
+  if (c.baseUrl == null && !net) throw new ValidationError('baseUrl', 'is required unless network is named')
+  if (c.apiKey != null && !VENUE_KEY_RE.test(c.apiKey)) throw new ValidationError('apiKey', "must be 'pck_' followed by 64 hex characters")
+  if (c.venueId != null && !VENUE_ID_RE.test(c.venueId)) throw new ValidationError('venueId', 'must be 6 to 64 lowercase letters, digits and hyphens')
+  if (c.timeoutMs != null && !(c.timeoutMs > 0 && c.timeoutMs < 2 ** 31)) throw new ValidationError('timeoutMs', 'must be a positive number of milliseconds')
+  const baseUrl = c.baseUrl != null ? httpUrl(c.baseUrl, 'baseUrl') : net!.baseUrl
+  const gatewayUrl = c.gatewayUrl != null ? httpUrl(c.gatewayUrl, 'gatewayUrl') : c.baseUrl == null ? net!.gatewayUrl : baseUrl
+  const streamUrl =
+    c.streamUrl != null
+      ? httpUrl(c.streamUrl, 'streamUrl', /^wss?:\/\/[^/]/)
+      : c.baseUrl == null
+        ? net!.streamUrl
+        : baseUrl.replace(/^http/, 'ws') + PATHS.stream
+  if (net && isDev()) {
+    for (const [name, given, derived] of [
+      ['baseUrl', c.baseUrl, net.baseUrl],
+      ['gatewayUrl', c.gatewayUrl, net.gatewayUrl],
+      ['streamUrl', c.streamUrl, net.streamUrl],
+    ] as const) {
+      if (given != null && hostOf(given) != hostOf(derived))
+        warnOnce(`${name} ${given} contradicts network '${net.name}' (${derived}); the explicit address is used`)
+    }
+  }
+  if (c.apiKey === undefined)
+    warnOnce('no apiKey: reads work but are unattributed and unmetered, and sponsored trading stops when key enforcement is on. Pass apiKey: null if keyless is deliberate.')
+  return {
+    baseUrl,
+    gatewayUrl,
+    streamUrl,
+    network: net?.name ?? null,
+    chainId: net?.chainId ?? null,
+    contracts: net?.contracts ?? null,
+    apiKey: c.apiKey ?? null,
+    venueId: c.venueId ?? null,
+    timeoutMs: c.timeoutMs ?? null,
+  }
+}

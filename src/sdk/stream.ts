@@ -1,0 +1,88 @@
+/**
+ * Live thread changes (§6): one socket per client, shared by every subscription, opened with the first
+ * and closed with the last. After a drop it reconnects with backoff, resubscribes every topic, and calls
+ * every callback once (changes may have been missed while it was down). Callbacks get no payload.
+ */
+import type { StreamClientMessage, StreamServerMessage } from '../contract/types.ts'
+import type { SocketConstructor, SocketLike } from './config.ts'
+import { VenuekitError } from './errors.ts'
+
+/** Keep-alive: a ping this often; a socket that heard nothing since the last ping is closed and reopened. */
+export const PING_MS = 25_000
+/** Reconnect delay: 500 ms doubling up to 30 s, with jitter. */
+const backoff = (n: number) => Math.min(30_000, 500 * 2 ** n) * (0.5 + Math.random() / 2)
+
+export function createStream(url: string, Impl: SocketConstructor | undefined) {
+  const topics = new Map<string, Set<() => void>>()
+  let ws: SocketLike | null = null
+  let retries = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let beat: ReturnType<typeof setInterval> | undefined
+  const send = (m: StreamClientMessage) => ws?.readyState == 1 && ws.send(JSON.stringify(m))
+  const fire = (t: string) => topics.get(t)?.forEach((cb) => cb())
+
+  const open = () => {
+    timer = undefined
+    const W = Impl ?? (globalThis.WebSocket as unknown as SocketConstructor | undefined)
+    if (!W) throw new VenuekitError('no-websocket', 'realtime needs a global WebSocket or the WebSocketImpl option')
+    const s = (ws = new W(url))
+    let heard = true
+    s.onopen = () => {
+      for (const t of topics.keys()) send({ type: 'subscribe', topic: t })
+      if (retries) for (const t of topics.keys()) fire(t)
+      retries = 0
+      beat = setInterval(() => (heard ? ((heard = false), send({ type: 'ping' })) : s.close()), PING_MS)
+    }
+    s.onmessage = (e) => {
+      heard = true
+      let m: StreamServerMessage
+      try {
+        m = JSON.parse(String(e.data))
+      } catch {
+        return
+      }
+      if (m.type == 'changed') fire(m.topic)
+    }
+    s.onerror = () => {}
+    s.onclose = () => {
+      clearInterval(beat)
+      if (ws != s) return
+      ws = null
+      if (topics.size) timer = setTimeout(open, backoff(retries++))
+    }
+  }
+
+  const stop = () => {
+    clearTimeout(timer)
+    clearInterval(beat)
+    timer = undefined
+    const s = ws
+    ws = null
+    s?.close(1000)
+  }
+
+  return {
+    /** Subscribes one callback to a topic; returns its unsubscribe. */
+    on(topic: string, cb: () => void): () => void {
+      if (!ws && !timer) open()
+      const entry = () => cb()
+      let set = topics.get(topic)
+      if (!set) {
+        topics.set(topic, (set = new Set()))
+        send({ type: 'subscribe', topic })
+      }
+      set.add(entry)
+      return () => {
+        if (!set.delete(entry) || set.size) return
+        topics.delete(topic)
+        send({ type: 'unsubscribe', topic })
+        if (!topics.size) stop()
+      }
+    },
+    /** Ends every subscription and closes the socket. */
+    close() {
+      topics.clear()
+      stop()
+    },
+  }
+}

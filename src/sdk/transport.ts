@@ -1,0 +1,80 @@
+/**
+ * The one request function every operation goes through: URL and query, venue key, session header,
+ * deadline (`timeoutMs`) combined with the caller's own signal, and error mapping.
+ */
+import { isErrorBody } from '../contract/errors.ts'
+import { HEADERS } from '../contract/paths.ts'
+import type { ResolvedConfig } from './config.ts'
+import { HttpError, NetworkError, TimeoutError, VenuekitError } from './errors.ts'
+
+export type QueryValue = string | number | boolean | null | undefined | readonly string[]
+export type Query = Record<string, QueryValue>
+
+export interface RequestOptions {
+  query?: Query
+  /** JSON body. */
+  body?: unknown
+  /** Session use: 0 never, 1 when one exists (reads), 2 required (writes: throws before any request). */
+  auth?: 0 | 1 | 2
+  /** Send to the gateway address (login) instead of the base address. */
+  gateway?: boolean
+  signal?: AbortSignal
+}
+
+export type Request = <T>(method: string, path: string, o?: RequestOptions) => Promise<T>
+
+export const noSession = () => new VenuekitError('unauthenticated', 'sign in first: this action needs a session')
+
+export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | undefined, token: () => string | null | undefined): Request {
+  const doFetch = fetchImpl ?? ((u: string, i?: RequestInit) => fetch(u, i))
+  return async <T>(method: string, path: string, o: RequestOptions = {}): Promise<T> => {
+    const t = o.auth ? token() : null
+    if (o.auth == 2 && !t) throw noSession()
+    const qs = new URLSearchParams()
+    for (const k in o.query) {
+      const v = o.query[k]
+      if (v != null) qs.set(k, Array.isArray(v) ? v.join(',') : String(v))
+    }
+    const q = String(qs)
+    const url = (o.gateway ? cfg.gatewayUrl : cfg.baseUrl) + path + (q ? `?${q}` : '')
+    const headers: Record<string, string> = {}
+    if (cfg.apiKey) headers[HEADERS.venueKey] = cfg.apiKey
+    if (t) headers[HEADERS.authorization] = `Bearer ${t}`
+    if (o.body !== undefined) headers['Content-Type'] = 'application/json'
+
+    const ctl = new AbortController()
+    // Raced with the fetch and the body read, so a deadline holds even for a fetchImpl that ignores signals.
+    const stop = new Promise<never>((_, no) => ctl.signal.addEventListener('abort', no))
+    stop.catch(() => {})
+    const own = o.signal
+    let late = false
+    const timer = cfg.timeoutMs && setTimeout(() => ((late = true), ctl.abort()), cfg.timeoutMs)
+    const onAbort = () => ctl.abort(own!.reason)
+    if (own?.aborted) onAbort()
+    own?.addEventListener('abort', onAbort)
+    let res: Response
+    let text: string
+    try {
+      res = await Promise.race([doFetch(url, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: ctl.signal }), stop])
+      text = await Promise.race([res.text(), stop])
+    } catch (e) {
+      if (late) throw new TimeoutError(cfg.timeoutMs!)
+      if (own?.aborted) throw own.reason
+      throw new NetworkError(e)
+    } finally {
+      clearTimeout(timer || undefined)
+      own?.removeEventListener('abort', onAbort)
+    }
+    let data: any
+    try {
+      data = text ? JSON.parse(text) : undefined
+    } catch {
+      throw new HttpError(res.status, res.ok ? 'invalid-response' : `http-${res.status}`, text, `the service answered ${res.status} with a body that is not JSON`)
+    }
+    if (!res.ok) {
+      const e = isErrorBody(data) ? data.error : null
+      throw new HttpError(res.status, e ? e.code : `http-${res.status}`, data, e ? e.message : `the service answered ${res.status}`)
+    }
+    return data as T
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The Deno entry: the same service and app as on Node (createService + createApp), served with
+ * `Deno.serve`; the stream is upgraded with `Deno.upgradeWebSocket` and attached to the same Hub.
+ * npm packages resolve from the project's node_modules (package.json is present, so Deno uses it).
+ *
+ *   deno run --allow-net --allow-env --allow-read --allow-write --allow-sys src/server/deno.ts \
+ *     [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--seed] [--dev] [--operator 0x…]
+ *   DATABASE_URL=postgres://… switches the store to PostgreSQL.
+ *
+ * Excluded from the Node typecheck (tsconfig); `deno check src/server/deno.ts` checks it.
+ */
+import { createService, serviceApp, type ServiceOptions } from './service.ts'
+import { Hub } from './realtime/hub.ts'
+import { PATHS } from '../contract/paths.ts'
+import type { FixtureChain } from './chain/fixture.ts'
+import type { ServiceContext } from './context.ts'
+import { banner, explainStartError, parseServeFlags, SERVE_USAGE, seedIfEmpty, UsageError, type ServeFlags } from './serve-cli.ts'
+
+export interface DenoServiceOptions extends ServiceOptions {
+  /** Port; 0 picks any free port. Default 8787. */
+  port?: number
+  host?: string
+  mount?: Parameters<typeof serviceApp>[1]
+}
+
+export interface DenoService {
+  url: string
+  streamUrl: string
+  port: number
+  chain: FixtureChain
+  ctx: ServiceContext
+  hub: Hub
+  close(): Promise<void>
+}
+
+export async function startDenoService(opts: DenoServiceOptions = {}): Promise<DenoService> {
+  const svc = await createService(opts)
+  const app = serviceApp(svc, opts.mount)
+  const hub = new Hub(svc.ctx.bus)
+  const host = opts.host ?? '127.0.0.1'
+
+  const handler = (req: Request): Response | Promise<Response> => {
+    const { pathname } = new URL(req.url)
+    if (pathname !== PATHS.stream || req.headers.get('upgrade')?.toLowerCase() !== 'websocket') return app.fetch(req)
+    const { socket, response } = Deno.upgradeWebSocket(req)
+    socket.binaryType = 'arraybuffer'
+    let h: ReturnType<Hub['attach']> | null = null
+    socket.onopen = () => {
+      h = hub.attach({ send: (t) => socket.send(t), close: (code, reason) => socket.close(code, reason) })
+    }
+    socket.onmessage = (e: MessageEvent) => {
+      // The hub refuses an oversized message before parsing it; a binary frame is read as text.
+      h?.onMessage(typeof e.data === 'string' ? e.data : new TextDecoder().decode(e.data as ArrayBuffer))
+    }
+    socket.onclose = () => h?.onClose()
+    socket.onerror = () => h?.onClose()
+    return response
+  }
+
+  let server: Deno.HttpServer<Deno.NetAddr>
+  try {
+    server = await new Promise<Deno.HttpServer<Deno.NetAddr>>((resolve, reject) => {
+      try {
+        const s: Deno.HttpServer<Deno.NetAddr> = Deno.serve({ port: opts.port ?? 8787, hostname: host, onListen: () => queueMicrotask(() => resolve(s)) }, handler)
+      } catch (e) {
+        reject(e)
+      }
+    })
+  } catch (e) {
+    hub.close()
+    await svc.close()
+    throw e
+  }
+  const port = server.addr.port
+  const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host
+  return {
+    url: `http://${shownHost}:${port}`,
+    streamUrl: `ws://${shownHost}:${port}${PATHS.stream}`,
+    port,
+    chain: svc.chain,
+    ctx: svc.ctx,
+    hub,
+    async close() {
+      hub.close()
+      await server.shutdown()
+      await svc.close()
+    },
+  }
+}
+
+async function main(args: string[]): Promise<number> {
+  let flags: ServeFlags
+  try {
+    flags = parseServeFlags(args, { DATABASE_URL: Deno.env.get('DATABASE_URL') }, false)
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e
+    console.error(`venuekit: ${e.message}\n\n${SERVE_USAGE}`)
+    return 2
+  }
+  if (flags.help) {
+    console.log(SERVE_USAGE)
+    return 0
+  }
+  let svc: DenoService
+  try {
+    svc = await startDenoService({ port: flags.port, host: flags.host, dataDir: flags.dataDir, databaseUrl: flags.databaseUrl, operators: flags.operators, dev: flags.dev })
+  } catch (e) {
+    console.error(`venuekit: cannot start: ${explainStartError(e, flags)}`)
+    return 1
+  }
+  const stopped = new Promise<string>((resolve) => {
+    let stopping = false
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      Deno.addSignalListener(signal, () => {
+        if (stopping) {
+          console.error(`venuekit: ${signal} again; exiting without a clean stop`)
+          Deno.exit(130)
+        }
+        stopping = true
+        resolve(signal)
+      })
+    }
+  })
+  try {
+    const seed = await seedIfEmpty(svc, flags.seed)
+    console.log(banner({ url: svc.url, streamUrl: svc.streamUrl, storeKind: svc.ctx.store.kind, flags, seed, runtime: `deno ${Deno.version.deno}` }))
+  } catch (e) {
+    console.error(`venuekit: seeding the demo data failed: ${(e as Error).message}`)
+    await svc.close()
+    return 1
+  }
+  const signal = await stopped
+  console.log(`venuekit: ${signal} received, stopping…`)
+  await svc.close()
+  console.log('venuekit: stopped')
+  return 0
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args))

@@ -1,0 +1,42 @@
+/** Take counts per market (§2.6, §4.1, public) and counts grouped by a taxonomy axis (§4.1). */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { MARKET_ID_RE } from '../../contract/ids.ts'
+import { LIMITS } from '../../contract/limits.ts'
+import { COUNT_AXES, COUNTS_PARAMS, TAKE_COUNT_PARAMS } from '../../contract/params.ts'
+import { PATHS } from '../../contract/paths.ts'
+import type { TakeCountsResult } from '../../contract/types.ts'
+import type { ServiceContext } from '../context.ts'
+import { ApiError } from '../http/errors.ts'
+import { parseIdList } from '../http/id-list.ts'
+import { parseQuery, zVenueId } from '../http/validate.ts'
+import { checkAxis, countsBy } from '../services/counts.ts'
+import { takeCounts } from '../services/take-counts.ts'
+
+export function countRoutes(ctx: ServiceContext) {
+  const app = new Hono()
+
+  // Public: no session is read, so every reader gets the same answer (§2.6).
+  app.get(PATHS.takeCounts, async (c) => {
+    const q = parseQuery(c, TAKE_COUNT_PARAMS, z.object({ ids: z.string().optional(), venue: zVenueId.optional() }))
+    const ids = parseIdList(q.ids, {
+      param: 'ids',
+      what: 'a market id (0x and 64 hex characters)',
+      re: MARKET_ID_RE,
+      max: LIMITS.takeCountIdsPerRequest,
+      noun: 'market ids',
+    })
+    const result: TakeCountsResult = { counts: await takeCounts(ctx, ids, q.venue ?? null) }
+    return c.json(result)
+  })
+
+  app.get(PATHS.counts, async (c) => {
+    const q = parseQuery(c, COUNTS_PARAMS, z.object({ by: z.string().optional() }))
+    if (q.by === undefined) {
+      throw new ApiError(400, 'validation-failed', `'by' is required: one of ${COUNT_AXES.join(', ')}`, { param: 'by', axes: [...COUNT_AXES] })
+    }
+    return c.json(await countsBy(ctx, checkAxis(q.by)))
+  })
+
+  return app
+}

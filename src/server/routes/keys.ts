@@ -1,0 +1,31 @@
+/** Venue key issuance (§4.1 `POST /admin/keys`, §5.5): signed in; claims an unheld venue id on the way. */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { PATHS } from '../../contract/paths.ts'
+import { requireCaller } from '../auth/session.ts'
+import type { ServiceContext } from '../context.ts'
+import { parseBody } from '../http/validate.ts'
+import { issueKey } from '../services/venues.ts'
+
+const zKeyRequest = z.strictObject({
+  venueId: z.string({ message: 'must be a string' }).max(200, 'must be at most 64 characters'),
+  scopes: z.array(z.string({ message: 'must be strings' }).max(40), { message: 'must be an array of read, trade' }).max(8, 'must name read and/or trade'),
+  label: z
+    .string({ message: 'must be a string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(80, 'must be at most 80 characters')
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+})
+
+export function keyRoutes(ctx: ServiceContext) {
+  const app = new Hono()
+
+  app.post(PATHS.adminKeys, async (c) => {
+    const caller = await requireCaller(ctx, c)
+    const body = await parseBody(c, zKeyRequest)
+    return c.json(await issueKey(ctx, caller, body), 201)
+  })
+
+  return app
+}

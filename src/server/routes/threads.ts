@@ -1,0 +1,52 @@
+/** Thread read (§4.2 `posts`, §2.7): one subject's posts, newest first, cursor-paged. */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { LIMITS } from '../../contract/limits.ts'
+import { THREAD_PARAMS } from '../../contract/params.ts'
+import { PATHS } from '../../contract/paths.ts'
+import { resolveCaller } from '../auth/session.ts'
+import type { ServiceContext } from '../context.ts'
+import { decodePostIdCursor } from '../http/id-cursor.ts'
+import { checkSubject, parseQuery, zBoolParam, zCursor, zLimit, zRoom, zSubjectType, zVenueId } from '../http/validate.ts'
+import { resolveRoom } from '../services/rooms.ts'
+import { readThread } from '../services/threads.ts'
+import { venueOfRequest } from '../services/venue-of-request.ts'
+
+const zThreadQuery = z.object({
+  subjectType: zSubjectType,
+  subjectRef: z.string().max(200, 'must be at most 200 characters'),
+  /** Default true: a thread shows its replies folded under their parents. */
+  includeReplies: zBoolParam.optional(),
+  /** Default false: a recurring market's series thread is merged in only on request. */
+  includeSeries: zBoolParam.optional(),
+  limit: zLimit.optional(),
+  cursor: zCursor.optional(),
+  venue: zVenueId.optional(),
+  room: zRoom.optional(),
+})
+
+export function threadRoutes(ctx: ServiceContext) {
+  const app = new Hono()
+
+  app.get(PATHS.posts, async (c) => {
+    const q = parseQuery(c, THREAD_PARAMS, zThreadQuery)
+    const subjectRef = checkSubject(q.subjectType, q.subjectRef)
+    const after = decodePostIdCursor(q.cursor)
+    const caller = await resolveCaller(ctx, c, false)
+    // `room` is containment: a private room an outsider cannot see is 404 room-not-found (§7).
+    const room = q.room ? await resolveRoom(ctx, q.room, await venueOfRequest(ctx, c, caller), caller) : null
+    const page = await readThread(ctx, caller?.accountId ?? null, {
+      subjectType: q.subjectType,
+      subjectRef,
+      includeReplies: q.includeReplies ?? true,
+      includeSeries: q.includeSeries ?? false,
+      limit: q.limit ?? LIMITS.pageDefault,
+      after,
+      venue: q.venue ?? null,
+      roomId: room?.id ?? null,
+    })
+    return c.json(page)
+  })
+
+  return app
+}

@@ -1,0 +1,270 @@
+/**
+ * Demo data for `venuekit serve` and the demo pages. Deterministic: the same markets (ids derived from
+ * fixed slugs), wallets (fixed keys, demo-wallets.ts), trades, posts and results on every run; only
+ * the timestamps follow the clock (the story is laid out over the three days before `now`).
+ *
+ * Everything goes through the real service paths: markets, prices, trades and resolutions through the
+ * chain controller; posts, replies and agrees through the post service with a Caller, follows through the follow service, so every stance
+ * on a seeded take is proven from a seeded position, exactly as for a user.
+ */
+import { keccak256, toHex } from 'viem'
+import type { SubjectType } from '../contract/ids.ts'
+import type { NodeRef, OutcomeLabel } from '../contract/types.ts'
+import type { ChainController } from './chain/source.ts'
+import type { ServiceContext } from './context.ts'
+import { accountForWallet, type Caller } from './auth/session.ts'
+import { follow as followSubject } from './services/follows.ts'
+import { createPost, reactPost } from './services/posts.ts'
+import { DEMO_WALLETS, type DemoHandle } from './demo-wallets.ts'
+
+export { DEMO_KEYS, DEMO_WALLETS, type DemoHandle, type DemoWallet } from './demo-wallets.ts'
+
+/** A market id derived from a slug: `0x` + keccak256("venuekit demo market <slug>"). */
+export const demoMarketId = (slug: string) => keccak256(toHex(`venuekit demo market ${slug}`)).toLowerCase()
+
+const YES_NO: OutcomeLabel[] = [{ label: 'Yes' }, { label: 'No' }]
+const UP_DOWN: OutcomeLabel[] = [{ label: 'Up' }, { label: 'Down' }]
+/** A binary price-threshold market: the chain's Yes/No carry the display labels Above/Below (§9.4). */
+const ABOVE_BELOW: OutcomeLabel[] = [
+  { label: 'Yes', displayLabel: 'Above' },
+  { label: 'No', displayLabel: 'Below' },
+]
+const n = (type: NodeRef['type'], ref: string): NodeRef => ({ type, ref })
+const HOUR = 3600_000
+const DAY = 24 * HOUR
+/** Collateral has 6 decimals: `usd(25)` is 25 units in base units. */
+const usd = (v: number) => BigInt(Math.round(v * 1_000_000))
+
+interface DemoMarket {
+  slug: string
+  title: string
+  outcomes?: OutcomeLabel[]
+  nodes: NodeRef[]
+  series?: string
+  clob?: boolean
+  /** Days from now (negative: closed already). */
+  closesInDays: number
+  prices: number[]
+}
+
+/** The demo markets. `series` rounds share one durable series thread. */
+export const DEMO_MARKETS: readonly DemoMarket[] = [
+  { slug: 'btc-150k', title: 'Will Bitcoin trade above $150,000 before 31 December?', nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], closesInDays: 40, prices: [3800, 6200] },
+  { slug: 'eth-staking-etf', title: 'Will a US spot ETH ETF with staking be approved by June?', nodes: [n('category', 'crypto'), n('topic', 'ethereum'), n('country', 'us'), n('org', 'sec')], closesInDays: 60, prices: [5500, 4500] },
+  { slug: 'eth-4k-friday', title: 'ETH on Friday 16:00 UTC: above $4,000?', outcomes: ABOVE_BELOW, nodes: [n('category', 'crypto'), n('topic', 'ethereum')], closesInDays: 3, prices: [4700, 5300] },
+  { slug: 'btc-up-or-down-day-1', title: 'Bitcoin up or down today? (day 1)', outcomes: UP_DOWN, nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], series: 'btc-up-or-down', closesInDays: -2, prices: [5000, 5000] },
+  { slug: 'btc-up-or-down-day-2', title: 'Bitcoin up or down today? (day 2)', outcomes: UP_DOWN, nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], series: 'btc-up-or-down', closesInDays: -1, prices: [5000, 5000] },
+  { slug: 'btc-up-or-down-day-3', title: 'Bitcoin up or down today? (day 3)', outcomes: UP_DOWN, nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], series: 'btc-up-or-down', closesInDays: 0.5, prices: [5400, 4600] },
+  { slug: 'brazil-election', title: 'Will the incumbent win the Brazilian presidential election?', nodes: [n('category', 'politics'), n('topic', 'elections'), n('country', 'br')], closesInDays: 120, prices: [4200, 5800] },
+  { slug: 'fed-cut', title: 'Will the Fed cut rates at its next meeting?', nodes: [n('category', 'economy'), n('topic', 'rates'), n('country', 'us'), n('org', 'fed')], closesInDays: 20, prices: [6400, 3600] },
+  {
+    slug: 'ucl-final',
+    title: 'Champions League final: who lifts the trophy?',
+    outcomes: [{ label: 'Real Madrid' }, { label: 'Arsenal' }, { label: 'Inter' }, { label: 'Bayern' }],
+    nodes: [n('category', 'sports'), n('topic', 'football'), n('org', 'uefa')],
+    clob: true,
+    closesInDays: 75,
+    prices: [3100, 2400, 1800, 2700],
+  },
+  { slug: 'lakers-playoffs', title: 'Will the Lakers make the playoffs?', nodes: [n('category', 'sports'), n('topic', 'basketball'), n('org', 'nba'), n('country', 'us')], closesInDays: -1, prices: [3000, 7000] },
+  { slug: 'london-snow-xmas', title: 'Will London record snow on Christmas Day?', nodes: [n('category', 'weather'), n('country', 'gb')], closesInDays: -1, prices: [1200, 8800] },
+  { slug: 'tokyo-35c', title: 'Will Tokyo reach 35°C before August?', nodes: [n('category', 'weather'), n('topic', 'heat'), n('country', 'jp')], closesInDays: 45, prices: [5600, 4400] },
+]
+
+/** Market ids by slug. */
+export const DEMO_MARKET_IDS: Readonly<Record<string, string>> = Object.fromEntries(DEMO_MARKETS.map((m) => [m.slug, demoMarketId(m.slug)]))
+
+export interface SeedResult {
+  /** Market id per slug. */
+  markets: Record<string, string>
+  /** Lowercased address per demo handle. */
+  wallets: Record<DemoHandle, string>
+  /** Post ids by the script's labels (for tests and the demo's deep links). */
+  posts: Record<string, string>
+}
+
+/** True when the store holds no markets and no posts: the CLI seeds only then. */
+export async function isStoreEmpty(ctx: ServiceContext): Promise<boolean> {
+  const m = await ctx.db.selectFrom('markets').select('id').limit(1).executeTakeFirst()
+  const p = await ctx.db.selectFrom('posts').select('id').limit(1).executeTakeFirst()
+  return !m && !p
+}
+
+export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainController }, opts: { now?: Date } = {}): Promise<SeedResult> {
+  const { chain } = svc
+  if ((await svc.ctx.chain.markets([demoMarketId(DEMO_MARKETS[0].slug)])).size) throw new Error('the demo data is already seeded in this store')
+  const end = (opts.now ?? svc.ctx.now()).getTime()
+  // The story's clock: each step moves it forward, so posts and trades are spread over three days.
+  let t = end - 3 * DAY
+  const step = (minutes: number) => (t = Math.min(end - 60_000, t + minutes * 60_000))
+  const ctx: ServiceContext = { ...svc.ctx, now: () => new Date(t) }
+
+  const callers = {} as Record<DemoHandle, Caller>
+  const wallets = {} as Record<DemoHandle, string>
+  for (const w of DEMO_WALLETS) {
+    const wallet = w.address.toLowerCase()
+    const accountId = await accountForWallet(ctx, wallet)
+    await ctx.db
+      .insertInto('profiles')
+      .values({ account_id: accountId, name: w.name, avatar_url: null, updated_at: ctx.now() })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet({ name: w.name }))
+      .execute()
+    const h = w.handle as DemoHandle
+    wallets[h] = wallet
+    callers[h] = { accountId, wallet, wallets: [wallet], venueId: null, operator: false, tokenHash: '' }
+  }
+
+  const markets: Record<string, string> = {}
+  for (const m of DEMO_MARKETS) {
+    const id = demoMarketId(m.slug)
+    await chain.addMarket({
+      id,
+      title: m.title,
+      outcomes: m.outcomes ?? YES_NO,
+      nodes: m.nodes,
+      series: m.series ?? null,
+      clob: !!m.clob,
+      closesAt: new Date(end + m.closesInDays * DAY),
+    })
+    for (const [side, bps] of m.prices.entries()) await chain.setPrice(id, side, bps)
+    markets[m.slug] = id
+  }
+
+  const posts: Record<string, string> = {}
+  /** A buy at the market's current price of that side: the position it leaves proves the take after it. */
+  const trade = async (who: DemoHandle, slug: string, side: number, size: number) => {
+    step(20)
+    await chain.trade({ wallet: wallets[who], marketId: markets[slug], side, size: usd(size), at: new Date(t) })
+  }
+  const say = async (label: string, who: DemoHandle, slug: string, body: string) => {
+    step(55)
+    const p = await createPost(ctx, callers[who], { subjectType: 'event', subjectRef: markets[slug], body })
+    posts[label] = p.id
+  }
+  const onNode = async (label: string, who: DemoHandle, node: NodeRef, body: string) => {
+    step(45)
+    const p = await createPost(ctx, callers[who], { subjectType: node.type, subjectRef: node.ref, body })
+    posts[label] = p.id
+  }
+  const reply = async (label: string, who: DemoHandle, parent: string, body: string) => {
+    step(30)
+    const parentPost = await ctx.db.selectFrom('posts').select(['subject_type', 'subject_ref']).where('id', '=', posts[parent]).executeTakeFirstOrThrow()
+    const p = await createPost(ctx, callers[who], {
+      subjectType: parentPost.subject_type as SubjectType,
+      subjectRef: parentPost.subject_ref,
+      body,
+      parentId: posts[parent],
+    })
+    posts[label] = p.id
+  }
+  const agree = async (who: DemoHandle, label: string) => {
+    step(9)
+    await reactPost(ctx, callers[who], posts[label], 'agree', true)
+  }
+  const follow = (who: DemoHandle, node: NodeRef) => followSubject(ctx, callers[who].accountId, node.type, node.ref)
+
+  // --- Settled first: the Lakers (resolved No), London snow (voided), two rounds of the Bitcoin series.
+  await trade('ben', 'lakers-playoffs', 0, 40)
+  await say('lakers-ben', 'ben', 'lakers-playoffs', 'Healthy roster after the break. Yes at 30¢ is a gift.')
+  await trade('dmitri', 'lakers-playoffs', 1, 25)
+  await say('lakers-dmitri', 'dmitri', 'lakers-playoffs', 'Their remaining schedule is brutal: six road games against the top four. No.')
+  await trade('farah', 'lakers-playoffs', 1, 10)
+  await say('lakers-farah', 'farah', 'lakers-playoffs', 'Defence ranks 24th since January. Not a playoff team.')
+  await reply('lakers-ben-reply', 'emeka', 'lakers-ben', 'Healthy for how long, though?')
+  await agree('farah', 'lakers-dmitri')
+  await agree('emeka', 'lakers-dmitri')
+
+  await trade('chloe', 'london-snow-xmas', 0, 15)
+  await say('snow-chloe', 'chloe', 'london-snow-xmas', 'Models keep showing a cold plume on the 24th. Worth a small Yes.')
+  await trade('emeka', 'london-snow-xmas', 1, 30)
+  await say('snow-emeka', 'emeka', 'london-snow-xmas', 'Snow on the day in London happens about once a decade. No.')
+  await agree('ada', 'snow-emeka')
+
+  await trade('ada', 'btc-up-or-down-day-1', 0, 12)
+  await say('day1-ada', 'ada', 'btc-up-or-down-day-1', 'Asia session opened strong. Up.')
+  await trade('ben', 'btc-up-or-down-day-1', 1, 8)
+  await say('day1-ben', 'ben', 'btc-up-or-down-day-1', 'CPI at 14:30 will knock it down. Down.')
+  await chain.resolve(markets['btc-up-or-down-day-1'], 0)
+
+  await trade('farah', 'btc-up-or-down-day-2', 1, 20)
+  await say('day2-farah', 'farah', 'btc-up-or-down-day-2', 'Funding went negative overnight. Down today.')
+  await trade('ada', 'btc-up-or-down-day-2', 0, 10)
+  await say('day2-ada', 'ada', 'btc-up-or-down-day-2', 'Two green days in a row; momentum says Up.')
+  await chain.resolve(markets['btc-up-or-down-day-2'], 1)
+
+  await chain.resolve(markets['lakers-playoffs'], 1)
+  await say('lakers-dmitri-after', 'dmitri', 'lakers-playoffs', 'Called it. Final standings: 11th.')
+  await chain.resolve(markets['london-snow-xmas'], 'void')
+  await say('snow-chloe-after', 'chloe', 'london-snow-xmas', 'Voided: the Heathrow station was down on the day. Stakes back.')
+
+  // --- Open markets.
+  await onNode('series-ada', 'ada', n('series', 'btc-up-or-down'), 'Daily Bitcoin up/down thread: post your call for each round here.')
+  await trade('ada', 'btc-up-or-down-day-3', 0, 15)
+  await say('day3-ada', 'ada', 'btc-up-or-down-day-3', 'ETF inflows again this morning. Up.')
+  await trade('farah', 'btc-up-or-down-day-3', 1, 15)
+  await say('day3-farah', 'farah', 'btc-up-or-down-day-3', 'Rejected at the same level three times. Down.')
+
+  await trade('ada', 'btc-150k', 0, 50)
+  await say('btc-ada', 'ada', 'btc-150k', "ETF inflows haven't slowed since spring. 38¢ for Yes is cheap.")
+  await trade('ben', 'btc-150k', 1, 120)
+  await say('btc-ben', 'ben', 'btc-150k', 'Post-halving rallies top out long before this. Fading it.')
+  await say('btc-chloe', 'chloe', 'btc-150k', "Does 'trade above' mean any exchange print or the index close?")
+  await reply('btc-chloe-ada', 'ada', 'btc-chloe', 'The rules say a one-minute close on the reference index.')
+  await reply('btc-ada-dmitri', 'dmitri', 'btc-ada', 'Inflows are slowing on a 4-week average though.')
+  await agree('dmitri', 'btc-ada')
+  await agree('emeka', 'btc-ada')
+  await agree('emeka', 'btc-ben')
+
+  await trade('chloe', 'eth-staking-etf', 0, 30)
+  await say('ethetf-chloe', 'chloe', 'eth-staking-etf', 'The SEC has signalled staking is fine inside a trust. Yes.')
+  await trade('farah', 'eth-staking-etf', 1, 18)
+  await say('ethetf-farah', 'farah', 'eth-staking-etf', 'June is too soon for a rule change. No.')
+  await agree('ada', 'ethetf-chloe')
+
+  await trade('dmitri', 'eth-4k-friday', 0, 22)
+  await say('eth4k-dmitri', 'dmitri', 'eth-4k-friday', 'Funding is flat and the options wall sits at 4.2k. Above.')
+  await trade('emeka', 'eth-4k-friday', 1, 16)
+  await say('eth4k-emeka', 'emeka', 'eth-4k-friday', 'Every push to 4k this month got sold. Below.')
+  await reply('eth4k-emeka-ben', 'ben', 'eth4k-emeka', 'Agreed, the 3.9k area is where it stalls.')
+
+  await trade('farah', 'brazil-election', 0, 35)
+  await say('brazil-farah', 'farah', 'brazil-election', 'Approval turned up after the pension reform. Incumbent, Yes.')
+  await say('brazil-dmitri', 'dmitri', 'brazil-election', 'Polls this far out have missed by ten points before.')
+  await reply('brazil-dmitri-farah', 'farah', 'brazil-dmitri', 'True, which is why Yes at 42¢ is still value.')
+  await agree('chloe', 'brazil-farah')
+
+  await trade('ben', 'fed-cut', 0, 60)
+  await say('fed-ben', 'ben', 'fed-cut', 'Two soft payroll prints in a row. They cut.')
+  await trade('chloe', 'fed-cut', 1, 25)
+  await say('fed-chloe', 'chloe', 'fed-cut', 'Core services inflation is still sticky. They hold.')
+
+  await trade('emeka', 'ucl-final', 1, 40)
+  await say('ucl-emeka', 'emeka', 'ucl-final', 'Arsenal have the best defence in Europe this season.')
+  await trade('ada', 'ucl-final', 0, 20)
+  await say('ucl-ada', 'ada', 'ucl-final', 'Never bet against Madrid in a final.')
+  await reply('ucl-ada-emeka', 'emeka', 'ucl-ada', 'That line has cost people a lot of money lately.')
+
+  await trade('farah', 'tokyo-35c', 0, 14)
+  await say('tokyo-farah', 'farah', 'tokyo-35c', 'The last three Julys all crossed 35°C before the 25th.')
+  await say('tokyo-ada', 'ada', 'tokyo-35c', 'Any good source for the official station readings?')
+  await reply('tokyo-ada-farah', 'farah', 'tokyo-ada', 'The JMA site, Tokyo station (Kitanomaru).')
+
+  await onNode('crypto-ben', 'ben', n('category', 'crypto'), 'Weekly crypto thread: what are you trading this week?')
+  await reply('crypto-ben-chloe', 'chloe', 'crypto-ben', 'ETH staking ETF, mostly. The rest is noise.')
+  await onNode('weather-emeka', 'emeka', n('category', 'weather'), 'Heat season is starting: Tokyo, Phoenix and Delhi markets are up.')
+
+  // --- Follows: who reads what on the following feed.
+  await follow('ada', n('category', 'crypto'))
+  await follow('ada', n('category', 'sports'))
+  await follow('ben', n('category', 'economy'))
+  await follow('ben', n('topic', 'bitcoin'))
+  await follow('chloe', n('topic', 'ethereum'))
+  await follow('chloe', n('category', 'weather'))
+  await follow('dmitri', n('country', 'br'))
+  await follow('dmitri', n('category', 'crypto'))
+  await follow('emeka', n('category', 'sports'))
+  await follow('farah', n('category', 'politics'))
+  await follow('farah', n('series', 'btc-up-or-down'))
+
+  return { markets, wallets, posts }
+}

@@ -1,0 +1,141 @@
+/**
+ * What the Node CLI (`venuekit serve`) and the Deno entry share: flag parsing, seeding an empty store,
+ * and the start-up banner. Runtime-neutral: no Node or Deno APIs here.
+ */
+import { WALLET_RE } from '../contract/ids.ts'
+import type { ServiceContext } from './context.ts'
+import type { ChainController } from './chain/source.ts'
+import { DataDirLockedError } from './db/open.ts'
+import { DEMO_WALLETS } from './demo-wallets.ts'
+import { isStoreEmpty, seedDemo } from './seed.ts'
+
+export interface ServeFlags {
+  port: number
+  host: string
+  dataDir: string | null
+  databaseUrl: string | null
+  seed: boolean
+  dev: boolean
+  operators: string[]
+  help: boolean
+}
+
+export class UsageError extends Error {}
+
+export const SERVE_USAGE = `usage: venuekit serve [options]
+
+  --port N          port to listen on (default 8787; 0 picks a free port)
+  --host HOST       interface to bind (default 127.0.0.1)
+  --data-dir DIR    keep the embedded database (PGlite) in DIR; restarts keep the data
+                    (default: in memory, lost on exit)
+  --seed            seed demo data into an empty store
+  --no-seed         do not seed demo data
+  --operator 0x…    a platform operator wallet (repeatable)
+  --dev             mount the dev-only fixture-chain routes /v1/dev/* (local demos and tests only)
+  --help            this text
+
+environment:
+  DATABASE_URL      run on PostgreSQL instead of the embedded database`
+
+/**
+ * Parses `serve` flags. `seedByDefault` differs per entry: the Node CLI seeds unless `--no-seed`,
+ * the Deno entry only with `--seed`.
+ */
+export function parseServeFlags(argv: readonly string[], env: { DATABASE_URL?: string }, seedByDefault: boolean): ServeFlags {
+  const f: ServeFlags = { port: 8787, host: '127.0.0.1', dataDir: null, databaseUrl: env.DATABASE_URL || null, seed: seedByDefault, dev: false, operators: [], help: false }
+  const args = [...argv]
+  while (args.length) {
+    const raw = args.shift()!
+    const eq = raw.indexOf('=')
+    const name = raw.startsWith('--') && eq > 0 ? raw.slice(0, eq) : raw
+    const value = () => {
+      if (raw.startsWith('--') && eq > 0) return raw.slice(eq + 1)
+      const v = args.shift()
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`)
+      return v
+    }
+    switch (name) {
+      case '--port': {
+        const v = value()
+        if (!/^\d{1,5}$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got '${v}')`)
+        f.port = Number(v)
+        break
+      }
+      case '--host':
+        f.host = value()
+        break
+      case '--data-dir':
+        f.dataDir = value()
+        break
+      case '--seed':
+        f.seed = true
+        break
+      case '--no-seed':
+        f.seed = false
+        break
+      case '--dev':
+        f.dev = true
+        break
+      case '--operator': {
+        const v = value()
+        if (!WALLET_RE.test(v)) throw new UsageError(`--operator must be a wallet address, 0x and 40 hex characters (got '${v}')`)
+        f.operators.push(v.toLowerCase())
+        break
+      }
+      case '--help':
+      case '-h':
+        f.help = true
+        break
+      default:
+        throw new UsageError(`unknown option '${raw}'`)
+    }
+  }
+  if (f.dataDir && f.databaseUrl) throw new UsageError('--data-dir and DATABASE_URL both name a store; give one of them')
+  return f
+}
+
+export type SeedOutcome = 'seeded' | 'kept' | 'off'
+
+/** Seeds the demo data when asked and the store is empty (a data directory or database with data is kept as is). */
+export async function seedIfEmpty(svc: { ctx: ServiceContext; chain: ChainController }, wanted: boolean): Promise<SeedOutcome> {
+  if (!wanted) return 'off'
+  if (!(await isStoreEmpty(svc.ctx))) return 'kept'
+  await seedDemo(svc)
+  return 'seeded'
+}
+
+/** The start-up banner: where the service is, what it stores in, and who to sign in as. */
+export function banner(s: { url: string; streamUrl: string; storeKind: string; flags: ServeFlags; seed: SeedOutcome; runtime: string }): string {
+  const store =
+    s.storeKind === 'postgres' ? 'postgres (DATABASE_URL)' : s.flags.dataDir ? `pglite, data directory ${s.flags.dataDir}` : 'pglite, in memory (data is lost on exit)'
+  const seed = { seeded: 'demo data seeded', kept: 'store already has data; not seeded', off: 'off' }[s.seed]
+  const lines = [
+    `venuekit reference service (${s.runtime})`,
+    `  url:     ${s.url}`,
+    `  stream:  ${s.streamUrl}`,
+    `  store:   ${store}`,
+    `  seed:    ${seed}`,
+  ]
+  if (s.flags.dev) lines.push('  dev:     /v1/dev/* fixture-chain routes are ON (never expose this service)')
+  if (s.flags.operators.length) lines.push(`  operators: ${s.flags.operators.join(', ')}`)
+  if (s.seed !== 'off') {
+    lines.push('  demo wallets (local test keys only: DEMO_KEYS in venuekit/server; never fund them):')
+    for (const w of DEMO_WALLETS) lines.push(`    ${w.handle.padEnd(7)} ${w.name.padEnd(14)} ${w.address}`)
+  }
+  lines.push('press Ctrl+C to stop')
+  return lines.join('\n')
+}
+
+/** One sentence for a start-up failure the operator can act on. */
+export function explainStartError(e: unknown, flags: Pick<ServeFlags, 'port' | 'host' | 'dataDir'>): string {
+  if (e instanceof DataDirLockedError) return `${e.message}. Stop that process, or pass another --data-dir.`
+  const err = e as { code?: string; name?: string; message?: string } | null
+  // Node sets `code`; Deno throws Deno.errors.AddrInUse (name 'AddrInUse').
+  if (err?.code === 'EADDRINUSE' || err?.name === 'AddrInUse')
+    return `port ${flags.port} on ${flags.host} is already in use. Stop what holds it, or pass --port <another port> (--port 0 picks a free one).`
+  if (err?.code === 'EACCES' || err?.name === 'PermissionDenied') return `no permission to listen on ${flags.host}:${flags.port}. Pick a port above 1023.`
+  if (err?.code === 'EADDRNOTAVAIL' || err?.name === 'AddrNotAvailable') return `cannot listen on ${flags.host}: no such address on this machine.`
+  if (err?.code === 'ECONNREFUSED' || err?.code === 'ENOTFOUND' || err?.code === '3D000' || err?.code === '28P01')
+    return `cannot use the PostgreSQL database in DATABASE_URL: ${err.message}`
+  return err?.message ?? String(e)
+}

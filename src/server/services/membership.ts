@@ -1,0 +1,102 @@
+/**
+ * Room membership (§2.8, §3.3): the read, join, leave, and the owner's member management.
+ * - `member` is true or false for a signed-in reader, null when the reader is unknown (signed out).
+ * - `members` is the headcount of active members; null (never 0) for a private room seen by an outsider.
+ * - join and leave work only for a room of the request's own venue (key venue, else session venue);
+ *   another venue's room is 403 `room-other-venue` (an error, not the invite-only answer).
+ * - joining a private room is answered `refused: true` with 'this room is not open to join'.
+ * - leaving is sticky (`left_at`): follower auto-join on post no longer applies; join clears it.
+ */
+import { sql } from 'kysely'
+import { MSG } from '../../contract/errors.ts'
+import type { JoinResult, Membership } from '../../contract/types.ts'
+import type { Caller } from '../auth/session.ts'
+import type { ServiceContext } from '../context.ts'
+import { ApiError } from '../http/errors.ts'
+import { canSeePrivateRoom, roomFromRow, type RoomRow } from './rooms.ts'
+import type { RequestVenue } from './venue-of-request.ts'
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString())
+
+async function memberRow(ctx: ServiceContext, roomId: string, accountId: string) {
+  return ctx.db.selectFrom('room_members').select(['joined_at', 'left_at']).where('room_id', '=', roomId).where('account_id', '=', accountId).executeTakeFirst()
+}
+
+export async function headcount(ctx: ServiceContext, roomId: string): Promise<number> {
+  const r = await ctx.db
+    .selectFrom('room_members')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('room_id', '=', roomId)
+    .where('left_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  return r.n
+}
+
+export async function membershipOf(ctx: ServiceContext, room: RoomRow, caller: Caller | null): Promise<Membership> {
+  const m = caller ? await memberRow(ctx, room.id, caller.accountId) : undefined
+  const active = !!m && !m.left_at
+  const insider = room.visibility === 'public' || active || (await canSeePrivateRoom(ctx, room.id, room.venue_id, caller))
+  return {
+    room: roomFromRow(room),
+    member: caller ? active : null,
+    members: insider ? await headcount(ctx, room.id) : null,
+    joinedAt: active ? iso(m!.joined_at) : null,
+    left: !!m?.left_at,
+  }
+}
+
+function assertOwnVenue(room: RoomRow, venue: RequestVenue, verb: 'join' | 'leave') {
+  if (venue.venueId === room.venue_id) return
+  throw new ApiError(
+    403,
+    'room-other-venue',
+    venue.venueId
+      ? `this room belongs to another venue; you can only ${verb} rooms of the venue you are signed in on`
+      : `this session names no venue; sign in on the room's venue to ${verb} it`,
+  )
+}
+
+export async function joinRoom(ctx: ServiceContext, caller: Caller, room: RoomRow, venue: RequestVenue): Promise<JoinResult> {
+  assertOwnVenue(room, venue, 'join')
+  const m = await memberRow(ctx, room.id, caller.accountId)
+  if (m && !m.left_at) return { member: true, refused: false, joinedAt: iso(m.joined_at) }
+  if (room.visibility === 'private') return { member: false, refused: true, message: MSG.ROOM_NOT_OPEN, joinedAt: null }
+  const now = ctx.now()
+  await ctx.db
+    .insertInto('room_members')
+    .values({ room_id: room.id, account_id: caller.accountId, joined_at: now, left_at: null })
+    .onConflict((oc) => oc.columns(['room_id', 'account_id']).doUpdateSet({ joined_at: now, left_at: null }).where('room_members.left_at', 'is not', null))
+    .execute()
+  const after = await memberRow(ctx, room.id, caller.accountId)
+  return { member: true, refused: false, joinedAt: iso(after!.joined_at) }
+}
+
+export async function leaveRoom(ctx: ServiceContext, caller: Caller, room: RoomRow, venue: RequestVenue): Promise<Membership> {
+  assertOwnVenue(room, venue, 'leave')
+  await ctx.db
+    .updateTable('room_members')
+    .set({ left_at: ctx.now() })
+    .where('room_id', '=', room.id)
+    .where('account_id', '=', caller.accountId)
+    .where('left_at', 'is', null)
+    .execute()
+  return membershipOf(ctx, room, caller)
+}
+
+/** The owner (or an operator) adds a member: the way into a private room. Clears a sticky leave. */
+export async function addMember(ctx: ServiceContext, room: RoomRow, accountId: string): Promise<void> {
+  const now = ctx.now()
+  await ctx.db
+    .insertInto('room_members')
+    .values({ room_id: room.id, account_id: accountId, joined_at: now, left_at: null })
+    .onConflict((oc) => oc.columns(['room_id', 'account_id']).doUpdateSet({ joined_at: now, left_at: null }).where('room_members.left_at', 'is not', null))
+    .execute()
+}
+
+/**
+ * The owner (or an operator) removes a member: the membership row goes, so they are back to a
+ * non-member (not 'left'). To keep someone from posting into a venue's rooms, ban them on the venue.
+ */
+export async function removeMember(ctx: ServiceContext, room: RoomRow, accountId: string): Promise<void> {
+  await ctx.db.deleteFrom('room_members').where('room_id', '=', room.id).where('account_id', '=', accountId).execute()
+}

@@ -1,0 +1,119 @@
+/** §9.5 client configuration: networks, derived and explicit addresses, the one-time warnings. */
+import { afterEach, beforeEach, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { NETWORKS } from '../../src/contract/networks.ts'
+import { createClient, ValidationError } from '../../src/sdk/index.ts'
+
+let warnings: string[] = []
+const realWarn = console.warn
+beforeEach(() => {
+  warnings = []
+  console.warn = (...a: unknown[]) => void warnings.push(a.join(' '))
+})
+afterEach(() => {
+  console.warn = realWarn
+})
+const KEY = `pck_${'a'.repeat(64)}`
+
+describe('client configuration', () => {
+  it('§9.5 "naming network as mainnet or testnet derives the API address, gateway address, chain, and contract addresses together": 5031 / 50312', () => {
+    for (const name of ['mainnet', 'testnet'] as const) {
+      const c = createClient({ network: name, apiKey: KEY }).config
+      const n = NETWORKS[name]
+      assert.deepEqual(
+        { baseUrl: c.baseUrl, gatewayUrl: c.gatewayUrl, streamUrl: c.streamUrl, chainId: c.chainId, contracts: c.contracts, network: c.network },
+        { baseUrl: n.baseUrl, gatewayUrl: n.gatewayUrl, streamUrl: n.streamUrl, chainId: n.chainId, contracts: n.contracts, network: name },
+      )
+    }
+    assert.equal(createClient({ network: 'mainnet', apiKey: KEY }).config.chainId, 5031)
+    assert.equal(createClient({ network: 'testnet', apiKey: KEY }).config.chainId, 50312)
+  })
+
+  it('§9.5 "baseUrl (required for reads)" unless network is named: neither throws a ValidationError naming baseUrl', () => {
+    assert.throws(() => createClient({ apiKey: KEY }), (e: unknown) => e instanceof ValidationError && e.argument === 'baseUrl')
+    assert.throws(() => createClient({ network: 'devnet' as never, apiKey: KEY }), (e: unknown) => e instanceof ValidationError && e.argument === 'network')
+    assert.throws(() => createClient({ baseUrl: 'localhost:8787', apiKey: KEY }), (e: unknown) => e instanceof ValidationError && e.argument === 'baseUrl')
+    assert.throws(() => createClient({ baseUrl: 'http://x', apiKey: 'pck_short' }), (e: unknown) => e instanceof ValidationError && e.argument === 'apiKey')
+    assert.throws(() => createClient({ baseUrl: 'http://x', apiKey: KEY, timeoutMs: -1 }), (e: unknown) => e instanceof ValidationError && e.argument === 'timeoutMs')
+  })
+
+  it('§6.2 "a socket at a stream address derived from the base address" (http→ws); "override only when the socket lives elsewhere"', () => {
+    assert.equal(createClient({ baseUrl: 'http://127.0.0.1:8787/', apiKey: KEY }).config.streamUrl, 'ws://127.0.0.1:8787/v1/stream')
+    assert.equal(createClient({ baseUrl: 'https://feeds.example.com', apiKey: KEY }).config.streamUrl, 'wss://feeds.example.com/v1/stream')
+    assert.equal(createClient({ baseUrl: 'https://a.example.com', streamUrl: 'wss://live.example.com/s', apiKey: KEY }).config.streamUrl, 'wss://live.example.com/s')
+    // Local work: the gateway follows an explicit base address unless given too.
+    assert.equal(createClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: KEY }).config.gatewayUrl, 'http://127.0.0.1:8787')
+  })
+
+  it('§9.5 explicit hosts override the derived ones; "a development build warns when an explicit host contradicts the named network" (once)', () => {
+    const c = createClient({ network: 'mainnet', baseUrl: 'http://127.0.0.1:8787', apiKey: KEY })
+    assert.equal(c.config.baseUrl, 'http://127.0.0.1:8787')
+    assert.equal(c.config.streamUrl, 'ws://127.0.0.1:8787/v1/stream')
+    assert.equal(c.config.chainId, 5031)
+    assert.equal(c.config.gatewayUrl, 'http://127.0.0.1:8787')
+    assert.equal(warnings.length, 1)
+    assert.match(warnings[0], /baseUrl http:\/\/127\.0\.0\.1:8787 contradicts network 'mainnet'/)
+    createClient({ network: 'mainnet', baseUrl: 'http://127.0.0.1:8787', apiKey: KEY })
+    assert.equal(warnings.length, 1, 'once')
+    // An explicit host that agrees with the network is no contradiction.
+    createClient({ network: 'testnet', baseUrl: NETWORKS.testnet.baseUrl, apiKey: KEY })
+    assert.equal(warnings.length, 1)
+  })
+
+  it('§9.5 the contradiction warning is a development-build warning: none with NODE_ENV=production', () => {
+    const prev = process.env.NODE_ENV
+    process.env.NODE_ENV = 'production'
+    try {
+      createClient({ network: 'testnet', gatewayUrl: 'https://gw.staging.example.com', apiKey: KEY })
+      assert.deepEqual(warnings, [])
+    } finally {
+      process.env.NODE_ENV = prev
+    }
+    createClient({ network: 'testnet', gatewayUrl: 'https://gw.staging.example.com', apiKey: KEY })
+    assert.equal(warnings.length, 1)
+    assert.match(warnings[0], /gatewayUrl .* contradicts network 'testnet'/)
+  })
+
+  it('§5.4 "Passing apiKey: null states keyless is deliberate and silences the one-time warning"; omitting it warns once', () => {
+    createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: null })
+    assert.deepEqual(warnings, [])
+    createClient({ baseUrl: 'http://127.0.0.1:1' })
+    createClient({ baseUrl: 'http://127.0.0.1:2' })
+    assert.equal(warnings.length, 1)
+    assert.match(warnings[0], /no apiKey/)
+    assert.match(warnings[0], /apiKey: null/)
+  })
+
+  it('§6.2 "Plain HTTP reads do not need a socket": creating a client and reading opens none', async () => {
+    let sockets = 0
+    class CountingSocket {
+      constructor() {
+        sockets++
+        throw new Error('no socket expected')
+      }
+    }
+    const c = createClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: null,
+      WebSocketImpl: CountingSocket as never,
+      fetchImpl: (async () => new Response('{"posts":[],"threads":{},"series":null,"labels":{},"titles":{},"hasMore":false,"nextCursor":null}')) as typeof fetch,
+    })
+    await c.posts('category', 'weather')
+    await c.takeCounts([`0x${'1'.repeat(64)}`]).catch(() => {})
+    assert.equal(sockets, 0)
+  })
+
+  it('session is held in the client: setSession / onSessionChange / session', () => {
+    const c = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: null })
+    const seen: unknown[] = []
+    const off = c.onSessionChange((s) => seen.push(s?.token ?? null))
+    const s = { token: 'vks_x', expiresAt: '', accountId: 'a', wallet: '0x', wallets: [], venueId: null, operator: false }
+    c.setSession(s)
+    assert.equal(c.session, s)
+    c.setSession(null)
+    off()
+    c.setSession(s)
+    assert.deepEqual(seen, ['vks_x', null])
+    assert.throws(() => c.setSession({} as never), ValidationError)
+  })
+})

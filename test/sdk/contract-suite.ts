@@ -1,0 +1,487 @@
+/**
+ * The SDK contract suite: every operation of §4.2 (and sign-in, profiles, follows, records, leaderboard,
+ * verdicts, counts) against a running reference service. Runtime-neutral: the Node runner, Deno and
+ * Chromium each register these cases with their own test function (contract.test.ts, test/deno/sdk.test.ts,
+ * test/browser/sdk.test.ts).
+ */
+import { MSG } from '../../src/contract/errors.ts'
+import { LIMITS } from '../../src/contract/limits.ts'
+import { HttpError, ValidationError, VenuekitError, type SubjectType } from '../../src/sdk/index.ts'
+import { freshRef, type Harness } from './harness.ts'
+
+export interface ContractCase {
+  name: string
+  run(h: Harness): Promise<void>
+}
+
+// A tiny assertion set that runs anywhere.
+const show = (v: unknown) => JSON.stringify(v)
+export function eq(actual: unknown, expected: unknown, what = 'value') {
+  if (show(actual) !== show(expected)) throw new Error(`${what}: expected ${show(expected)}, got ${show(actual)}`)
+}
+export function ok(cond: unknown, what: string) {
+  if (!cond) throw new Error(`expected ${what}`)
+}
+/** Awaits a rejection and checks it; returns the error. */
+export async function rejects<E extends Error = VenuekitError>(p: Promise<unknown> | (() => unknown), check: Partial<Record<string, unknown>> & { type?: new (...a: any[]) => E }): Promise<E> {
+  let err: unknown
+  try {
+    await (typeof p === 'function' ? p() : p)
+  } catch (e) {
+    err = e
+  }
+  if (!err) throw new Error(`expected a rejection ${show(check)}`)
+  const { type, ...fields } = check
+  if (type && !(err instanceof type)) throw new Error(`expected a ${type.name}, got ${(err as Error)?.name}: ${(err as Error)?.message}`)
+  for (const [k, v] of Object.entries(fields)) eq((err as any)[k], v, `error.${k}`)
+  return err as E
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** A fetch that counts the requests it passes on (and records their URLs). */
+export function countingFetch() {
+  const urls: string[] = []
+  const f = ((input: RequestInfo | URL, init?: RequestInit) => {
+    urls.push(String(input))
+    return fetch(input, init)
+  }) as typeof fetch
+  return Object.assign(f, { urls })
+}
+
+/** The same request made by hand, to compare the server's own words with what the SDK reports. */
+async function raw(h: Harness, method: string, path: string, token?: string, body?: unknown) {
+  const r = await fetch(h.env.url + path, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+  return { status: r.status, body: await r.json() }
+}
+
+const ids = (posts: { id: string }[]) => posts.map((p) => p.id)
+
+export const contractCases: ContractCase[] = [
+  {
+    name: '§5.1 "Reads need no credential and work signed out": thread, author posts, take counts, feed, rail, profiles with apiKey null',
+    async run(h) {
+      const m = await h.addMarket()
+      const writer = await h.signedIn()
+      const p = await writer.createPost('event', m.id, 'first words')
+      const reader = h.client()
+      eq(reader.session, null, 'reader session')
+      const thread = await reader.posts('event', m.id.toUpperCase().replace('0X', '0x'))
+      eq(ids(thread.posts), [p.id], 'thread posts')
+      eq(thread.posts[0].agreed, undefined, 'agreed is absent signed out')
+      const mine = await reader.postsByAuthor(writer.w.address, { takes: false })
+      eq(ids(mine.posts), [p.id], 'author posts (takes: false)')
+      eq(ids((await reader.postsByAuthor(writer.w.wallet)).posts), [], 'author posts default to takes only')
+      eq((await reader.takeCounts([m.id])).counts[m.id.toLowerCase()], { posts: 1, takes: 0, bySide: {} }, 'take counts')
+      const feed = await reader.postFeed()
+      ok(Array.isArray(feed.posts) && Array.isArray(feed.signals), 'a feed page')
+      const rail = await reader.forYou()
+      eq(rail.personalized, false, 'rail personalized signed out')
+      const prof = await reader.profiles([writer.w.address])
+      ok(prof.profiles[writer.w.wallet], 'a profile keyed by lowercased wallet')
+    },
+  },
+  {
+    name: '§4.2 "Reads … send the session only when one exists": a signed-in reader sees its own agree',
+    async run(h) {
+      const m = await h.addMarket()
+      const writer = await h.signedIn()
+      const fan = await h.signedIn()
+      const p = await writer.createPost('event', m.id, 'agree with me')
+      const r = await fan.reactPost(p.id)
+      eq([r.agreed, r.agrees], [true, 1], 'react result')
+      eq((await fan.posts('event', m.id)).posts[0].agreed, true, 'agreed for the signed-in reader')
+      eq((await h.client().posts('event', m.id)).posts[0].agreed, undefined, 'no agreed signed out')
+      const off = await fan.reactPost(p.id, false)
+      eq([off.agreed, off.agrees], [false, 0], 'agree taken back')
+    },
+  },
+  {
+    name: '§9.5 auth.signIn({ address, signMessage }) resolves to a session with its token; onSessionChange hears it; signOut ends it',
+    async run(h) {
+      const c = h.client()
+      const w = h.wallet()
+      const heard: (string | null)[] = []
+      const off = c.onSessionChange((s) => heard.push(s?.wallet ?? null))
+      const s = await c.auth.signIn(w)
+      ok(/^vks_[0-9a-f]{64}$/.test(s.token), 'a session token')
+      eq(s.wallet, w.wallet, 'session wallet')
+      eq(c.session, s, 'client.session')
+      eq((await c.auth.me()).wallet, w.wallet, 'me')
+      await c.auth.signOut()
+      eq(c.session, null, 'signed out')
+      eq(heard, [w.wallet, null], 'listener calls')
+      off()
+      // The old token was revoked on the service: a write with it is the server's 401, unchanged.
+      c.setSession(s)
+      const m = await h.addMarket()
+      const e = await rejects(c.createPost('event', m.id, 'after sign-out'), { type: HttpError, status: 401, code: 'session-expired' })
+      eq(e.message, (await raw(h, 'POST', '/v1/social/posts', s.token, { subjectType: 'event', subjectRef: m.id, body: 'x' })).body.error.message, 'server message')
+    },
+  },
+  {
+    name: '§5.2 "Writes … require a client session": a write without one throws before any request',
+    async run(h) {
+      const f = countingFetch()
+      const c = h.client({ fetchImpl: f })
+      const m = `0x${'ab'.repeat(32)}`
+      await rejects(c.createPost('event', m, 'hello'), { type: VenuekitError, code: 'unauthenticated' })
+      await rejects(c.reactPost('p_0000000000aa'), { code: 'unauthenticated' })
+      await rejects(c.block(`0x${'12'.repeat(20)}`), { code: 'unauthenticated' })
+      await rejects(c.rooms.join(), { code: 'unauthenticated' })
+      await rejects(c.mod.hide('p_0000000000aa'), { code: 'unauthenticated' })
+      await rejects(c.follow('category', 'weather'), { code: 'unauthenticated' })
+      await rejects(c.auth.linkWallet(h.wallet()), { code: 'unauthenticated' })
+      eq(f.urls, [], 'requests made')
+    },
+  },
+  {
+    name: '§9.5 auth.linkWallet links a second wallet to the signed-in account',
+    async run(h) {
+      const c = await h.signedIn()
+      const second = h.wallet()
+      const r = await c.auth.linkWallet(second)
+      eq(r.wallets.length, 2, 'wallets after linking')
+      eq(c.session?.wallets.includes(second.wallet), true, 'session knows the linked wallet')
+    },
+  },
+  {
+    name: '§1.4 "The client never sends a stance": createPost carries none and returns the stance the server proved',
+    async run(h) {
+      const m = await h.addMarket()
+      const c = await h.signedIn()
+      await h.setPosition(c.w.wallet, m.id, 1, '2500000')
+      const p = await c.createPost('event', m.id, 'No way')
+      eq(p.stance, { side: 1, size: '2500000', priceBps: 6000 }, 'stance')
+      eq(p.author, c.w.wallet, 'author')
+      const reply = await (await h.signedIn()).createPost('event', m.id, 'why not?', p.id)
+      eq(reply.parentId, p.id, 'reply parent')
+      const t = await h.client().posts('event', m.id)
+      eq(ids(t.threads[p.id] ?? []), [reply.id], 'reply folded under its parent')
+      eq((await h.client().takeCounts([m.id])).counts[m.id], { posts: 2, takes: 1, bySide: { 1: 1 } }, 'counts')
+    },
+  },
+  {
+    name: '§4.2 editPost, reportPost and deletePost write with the session and answer the server\'s result',
+    async run(h) {
+      const m = await h.addMarket()
+      const c = await h.signedIn()
+      const p = await c.createPost('event', m.id, 'draft')
+      eq((await c.editPost(p.id, 'final')).body, 'final', 'edited body')
+      eq(await (await h.signedIn()).reportPost(p.id, 'spam'), { postId: p.id, reported: true }, 'report result')
+      eq(await c.deletePost(p.id), { deleted: true, postId: p.id }, 'delete result')
+      eq(ids((await h.client().posts('event', m.id)).posts), [], 'deleted post gone')
+    },
+  },
+  {
+    name: '§7 "Every client write action throws on failure", with the server\'s code and message unchanged',
+    async run(h) {
+      const m = await h.addMarket()
+      const a = await h.signedIn()
+      const b = await h.signedIn()
+      const p = await a.createPost('event', m.id, 'mine')
+      const e = await rejects(b.editPost(p.id, 'not yours'), { type: HttpError, status: 403, code: 'forbidden' })
+      const direct = await raw(h, 'PATCH', `/v1/social/posts/${p.id}`, b.session!.token, { body: 'not yours' })
+      eq(e.message, direct.body.error.message, 'message word for word')
+      eq((e as unknown as HttpError).serverMessage, direct.body.error.message, 'serverMessage')
+      eq((e as unknown as HttpError).body, direct.body, 'body')
+      await rejects(a.reactPost(p.id), { type: HttpError, status: 403 })
+      await rejects(a.deletePost('p_0000000000zz'), { type: HttpError, status: 404 })
+    },
+  },
+  {
+    name: '§4.2 block and unblock: a blocked author\'s posts leave the blocker\'s reads, and come back',
+    async run(h) {
+      const m = await h.addMarket()
+      const author = await h.signedIn()
+      const reader = await h.signedIn()
+      const p = await author.createPost('event', m.id, 'loud')
+      eq(await reader.block(author.w.address), { blocked: true, wallet: author.w.wallet }, 'block result')
+      eq(ids((await reader.posts('event', m.id)).posts), [], 'hidden from the blocker')
+      eq(ids((await h.client().posts('event', m.id)).posts), [p.id], 'still there for others')
+      eq(await reader.unblock(author.w.wallet), { blocked: false, wallet: author.w.wallet }, 'unblock result')
+      eq(ids((await reader.posts('event', m.id)).posts), [p.id], 'back after unblock')
+    },
+  },
+  {
+    name: '§2.12 follow, unfollow and follow state',
+    async run(h) {
+      const c = await h.signedIn()
+      const ref = freshRef('topic')
+      eq((await c.followState('topic', ref)).following, false, 'not following')
+      eq((await c.follow('topic', ref)).following, true, 'follow')
+      eq((await c.followState('topic', ref)).following, true, 'following')
+      eq((await h.client().followState('topic', ref)).following, false, 'signed out reads false')
+      eq((await c.unfollow('topic', ref)).following, false, 'unfollow')
+      await rejects(c.follow('org', 'acme'), { type: HttpError, status: 400 })
+    },
+  },
+  {
+    name: '§2.12 "useProfiles is one batched request … deduplicated, lowercased": profiles for many wallets',
+    async run(h) {
+      const a = await h.signedIn()
+      const b = h.wallet()
+      const f = countingFetch()
+      const c = h.client({ fetchImpl: f })
+      const r = await c.profiles([a.w.address, b.address.toUpperCase().replace('0X', '0x'), a.w.wallet])
+      eq(Object.keys(r.profiles).sort(), [a.w.wallet, b.wallet].sort(), 'profiles keyed lowercased')
+      eq(f.urls.length, 1, 'one request')
+      ok(new URL(f.urls[0]).searchParams.get('wallets') === [a.w.wallet, b.wallet].sort().join(','), 'deduplicated, lowercased wallets')
+    },
+  },
+  {
+    name: '§4.1 take counts "one request covers up to 100 market ids; the SDK splits larger sets" and merges them',
+    async run(h) {
+      const m = await h.addMarket()
+      await (await h.signedIn()).createPost('event', m.id, 'counted')
+      const many = [m.id, ...Array.from({ length: 149 }, (_, i) => `0x${i.toString(16).padStart(64, 'c')}`)]
+      const f = countingFetch()
+      const r = await h.client({ fetchImpl: f }).takeCounts(many)
+      eq(f.urls.length, 2, 'requests')
+      eq(f.urls.map((u) => new URL(u).searchParams.get('ids')!.split(',').length).sort((x, y) => x - y), [50, LIMITS.takeCountIdsPerRequest], 'ids per request')
+      eq(Object.keys(r.counts).length, 150, 'merged counts')
+      eq(r.counts[m.id].posts, 1, 'the market with a post')
+      eq(r.counts[many[1]], { posts: 0, takes: 0, bySide: {} }, 'a market with no posts is all zeros')
+    },
+  },
+  {
+    name: '§4.1 take counts "the same set of ids in any order or casing shares one cached read"',
+    async run(h) {
+      const a = (await h.addMarket()).id
+      const b = (await h.addMarket()).id
+      const f = countingFetch()
+      const c = h.client({ fetchImpl: f })
+      const [r1, r2] = await Promise.all([c.takeCounts([a, b]), c.takeCounts([b.toUpperCase().replace('0X', '0x'), a, a])])
+      eq(f.urls.length, 1, 'one in-flight read')
+      eq(r1, r2, 'same answer')
+      await c.takeCounts([b, a])
+      eq(f.urls.length, 1, 'recently cached')
+      await c.takeCounts([a])
+      eq(f.urls.length, 2, 'another set is another read')
+    },
+  },
+  {
+    name: '§4.2 postFeed: the ranked feed, and the server\'s §4.1 rule 1 refusal "unsupported-param" reaches the caller',
+    async run(h) {
+      const ref = freshRef('cat')
+      const m = await h.addMarket({ nodes: [{ type: 'category', ref }] })
+      const c = await h.signedIn()
+      await h.setPosition(c.w.wallet, m.id, 0, 10)
+      const p = await c.createPost('event', m.id, 'ranked take')
+      const page = await h.client().postFeed({ scope: 'subject', subjectType: 'category', subjectRef: ref })
+      eq(ids(page.posts), [p.id], 'subject feed')
+      eq(page.titles[m.id], m.title, 'titles keyed by market id')
+      const rec = await h.client().postFeed({ subjectType: 'category', subjectRef: ref, sort: 'record' })
+      eq(rec.sort, 'record', 'sort record')
+      ok('record' in rec.posts[0], 'post.record filled with sort record')
+      await rejects(h.client().postFeed({ author: c.w.wallet } as never), { type: HttpError, status: 400, code: 'unsupported-param' })
+      await rejects(h.client().postFeed({ scope: 'following' }), { type: HttpError, status: 401 })
+    },
+  },
+  {
+    name: '§4.2 forYou: the discovery rail; personalized only with a session',
+    async run(h) {
+      const c = await h.signedIn()
+      const rail = await c.forYou({ limit: 5 })
+      ok(Array.isArray(rail.items) && typeof rail.markets === 'object', 'a rail')
+      eq(rail.personalized, true, 'personalized with a session (the session was sent)')
+      eq((await h.client().forYou({ subjectType: 'category', subjectRef: 'weather' })).personalized, false, 'not personalized signed out')
+    },
+  },
+  {
+    name: '§4.2 postsByAuthor: posts with how each resolved market ended',
+    async run(h) {
+      const m = await h.addMarket()
+      const c = await h.signedIn()
+      await h.setPosition(c.w.wallet, m.id, 0, 100)
+      const p = await c.createPost('event', m.id, 'yes it will')
+      await h.resolve(m.id, 0)
+      const r = await h.client().postsByAuthor(c.w.wallet)
+      eq(ids(r.posts), [p.id], 'takes')
+      eq(r.results[m.id], { winner: 0 }, 'result of the resolved market')
+      eq(r.hasMore, false, 'hasMore')
+    },
+  },
+  {
+    name: '§4.1 counts(by): grouped counts, and "an axis it cannot group on gives status 400 naming the existing axes"',
+    async run(h) {
+      const r = await h.client().counts('category')
+      eq(r.by, 'category', 'axis')
+      ok(Array.isArray(r.groups), 'groups')
+      const e = await rejects(h.client().counts('country'), { type: HttpError, status: 400 })
+      ok(/category/.test(e.message), 'the message names the axes')
+      eq(e.message, (await raw(h, 'GET', '/v1/markets/counts?by=country')).body.error.message, 'message word for word')
+    },
+  },
+  {
+    name: '§4.2 rooms (room defaults to \'self\'): membership, join, board, leave; §7 room refusals reach the caller word for word',
+    async run(h) {
+      const v = await h.venue()
+      const member = await h.signedIn({ apiKey: v.key })
+      // 'self': the room of the venue whose key the client carries.
+      const self = await member.rooms.membership()
+      eq([self.room.venueId, self.member], [v.venueId, false], 'self room, not a member yet')
+      const j = await member.rooms.join()
+      eq([j.member, j.refused], [true, false], 'joined')
+      eq((await member.rooms.membership()).member, true, 'member')
+      ok(Array.isArray((await member.rooms.board()).board), 'a board')
+      eq((await member.rooms.leave()).member, false, 'left')
+      await rejects(h.client().rooms.membership(), { type: HttpError, code: 'venue-key-required' })
+      // A room on a followable node, by id.
+      const subject = { type: 'category' as const, ref: freshRef('room') }
+      const roomId = await h.room(v, subject)
+      const m = await h.addMarket({ nodes: [subject] })
+      await member.rooms.join(roomId)
+      eq((await member.rooms.membership(roomId)).room.id, roomId, 'by room id')
+      eq((await member.createPost('event', m.id, 'in the room', null, { room: roomId })).roomId, roomId, 'posted into the room')
+      const outsider = await h.signedIn({ apiKey: v.key })
+      await rejects(outsider.createPost('event', m.id, 'let me in', null, { room: roomId }), { type: HttpError, status: 403, message: MSG.JOIN_TO_POST })
+      await member.rooms.leave(roomId)
+      await member.follow('category', subject.ref)
+      await rejects(member.createPost('event', m.id, 'back again', null, { room: roomId }), { type: HttpError, message: MSG.LEFT_ROOM })
+      // §7 "Join another venue's room": an error, "not reported as invite-only".
+      const other = await h.venue()
+      const otherRoom = await h.room(other, { type: 'category', ref: freshRef('other') })
+      const e = await rejects<HttpError>(member.rooms.join(otherRoom), { type: HttpError })
+      ok(e.message !== MSG.ROOM_NOT_OPEN && !('refused' in Object(e.body)), 'not reported as invite-only')
+    },
+  },
+  {
+    name: '§3.3 "Join a private room": refused with \'this room is not open to join\'; §7 its board is 404 for an outsider',
+    async run(h) {
+      const v = await h.venue()
+      const roomId = await h.room(v, { type: 'topic', ref: freshRef('private') }, 'private')
+      const c = await h.signedIn({ apiKey: v.key })
+      const j = await c.rooms.join(roomId)
+      eq([j.member, j.refused, j.message], [false, true, MSG.ROOM_NOT_OPEN], 'refused join')
+      await rejects(c.rooms.board(roomId), { type: HttpError, status: 404 })
+    },
+  },
+  {
+    name: '§5.7 moderation: a venue owner works its queue (keep, hide, pin, clear, ban, unban); an outsider is forbidden; operators remove and restore',
+    async run(h) {
+      const v = await h.venue()
+      const owner = v.owner
+      const subject = { type: 'category' as const, ref: freshRef('mod') }
+      const roomId = await h.room(v, subject)
+      const m = await h.addMarket({ nodes: [subject] })
+      const author = await h.signedIn({ apiKey: v.key })
+      await author.rooms.join(roomId)
+      const p = await author.createPost('event', m.id, 'reported take', null, { room: roomId })
+      const reporter = await h.signedIn({ venueId: v.venueId })
+      await reporter.reportPost(p.id, 'rude')
+      const q = await owner.mod.queue({ venueId: v.venueId })
+      ok(q.items.some((i) => i.post.id === p.id), 'the reported post is in the venue queue')
+      const outsider = await h.signedIn()
+      await rejects(outsider.mod.queue({ venueId: v.venueId }), { type: HttpError, status: 403, message: MSG.CANNOT_MODERATE })
+      const hidden = await owner.mod.hide(p.id, { venueId: v.venueId })
+      eq(hidden.post?.hiddenHere, true, 'hidden on this venue')
+      eq(ids((await h.client().posts('event', m.id, { venue: v.venueId })).posts), [], 'gone from the venue overlay')
+      eq(ids((await h.client().posts('event', m.id)).posts), [p.id], 'live everywhere else')
+      eq((await owner.mod.keep(p.id, { venueId: v.venueId })).action, 'keep', 'keep')
+      eq((await owner.mod.pin(p.id, { venueId: v.venueId })).post?.pinned, true, 'pin')
+      eq((await owner.mod.pin(p.id, { venueId: v.venueId, pinned: false })).post?.pinned, false, 'unpin')
+      eq((await owner.mod.clear(p.id, { venueId: v.venueId })).action, 'clear', 'clear')
+      eq((await owner.mod.ban(author.w.wallet, { venueId: v.venueId })).ban?.banned, true, 'ban')
+      eq((await owner.mod.unban(author.w.wallet, { venueId: v.venueId })).ban?.banned, false, 'unban')
+      eq((await owner.mod.queue({ venueId: v.venueId, state: 'actioned' })).items.some((i) => i.post.id === p.id), true, 'actioned tab')
+      await rejects(owner.mod.remove(p.id), { type: HttpError, status: 403 })
+      const op = await h.signedIn({}, h.operator())
+      eq((await op.mod.remove(p.id)).post?.state, 'removed', 'operator removal')
+      eq(ids((await h.client().posts('event', m.id)).posts), [], 'removed everywhere')
+      eq((await op.mod.restore(p.id)).post?.state, 'visible', 'restored')
+    },
+  },
+  {
+    name: '§2.12 records for many wallets at one node, the leaderboard by scope, and market verdicts',
+    async run(h) {
+      const ref = freshRef('rec')
+      const m = await h.addMarket({ nodes: [{ type: 'category', ref }] })
+      const right = await h.signedIn()
+      const wrong = await h.signedIn()
+      await h.setPosition(right.w.wallet, m.id, 0, 100)
+      await h.setPosition(wrong.w.wallet, m.id, 1, 100)
+      await right.createPost('event', m.id, 'yes')
+      await wrong.createPost('event', m.id, 'no')
+      await h.resolve(m.id, 0)
+      const c = h.client()
+      const facet = { type: 'category' as const, ref }
+      const rec = await c.records([right.w.address, wrong.w.wallet], facet)
+      eq([rec.records[right.w.wallet]?.right, rec.records[wrong.w.wallet]?.wrong], [1, 1], 'records at the facet')
+      const board = await c.leaderboard(facet)
+      ok(board.population >= 1, 'a leaderboard states its population')
+      const global = await c.leaderboard(null)
+      eq(global.scope, null, 'scope null is the global board')
+      ok(Array.isArray(global.entries), 'global board entries')
+      const v = await c.verdicts([m.id])
+      eq([v.verdicts[m.id]?.right, v.verdicts[m.id]?.wrong], [1, 1], 'verdict tally')
+    },
+  },
+  {
+    name: '§6.1 onComments "fires when the thread changes. The callback carries no payload"; unsubscribe stops it',
+    async run(h) {
+      const m = await h.addMarket()
+      const watcher = h.client()
+      const writer = await h.signedIn()
+      const calls: number[] = []
+      const off = watcher.onComments('event', m.id, (...args: unknown[]) => calls.push(args.length))
+      try {
+        // Subscription is asynchronous: post until the change arrives.
+        for (let i = 0; i < 50 && !calls.length; i++) {
+          await writer.createPost('event', m.id, `ping ${i}`)
+          await sleep(100)
+        }
+        ok(calls.length > 0, 'a change event')
+        ok(calls.every((n) => n === 0), 'no payload')
+      } finally {
+        off()
+      }
+      const seen = calls.length
+      await writer.createPost('event', m.id, 'after unsubscribe')
+      await sleep(300)
+      eq(calls.length, seen, 'no calls after unsubscribe')
+    },
+  },
+  {
+    name: '§4.2 validation before the network: malformed wallet or market ids, unknown scope or subject type, empty body — each names the argument, no request made',
+    async run(h) {
+      const f = countingFetch()
+      const c = h.client({ fetchImpl: f })
+      const s = await c.auth.signIn(h.wallet()).catch(() => null)
+      eq(s !== null, true, 'signed in')
+      const before = f.urls.length
+      const market = `0x${'ab'.repeat(32)}`
+      const cases: [() => unknown, string][] = [
+        [() => c.postsByAuthor('0x123'), 'wallet'],
+        [() => c.block('not-a-wallet'), 'wallet'],
+        [() => c.profiles(['0x12']), 'wallets'],
+        [() => c.takeCounts([market, '0xdeadbeef']), 'marketIds'],
+        [() => c.verdicts(['nope']), 'marketIds'],
+        [() => c.posts('event', '0x1234'), 'subjectRef'],
+        [() => c.postFeed({ scope: 'everyone' as never }), 'scope'],
+        [() => c.postFeed({ sort: 'hot' as never }), 'sort'],
+        [() => c.posts('market' as SubjectType, market), 'subjectType'],
+        [() => c.createPost('thing' as SubjectType, 'x', 'hello'), 'subjectType'],
+        [() => c.createPost('event', market, '   '), 'body'],
+        [() => c.editPost('p_0000000000aa', ''), 'body'],
+        [() => c.reportPost('p_0000000000aa', ''), 'reason'],
+        [() => c.leaderboard({ type: 'planet' as never, ref: 'x' }), 'scope'],
+        [() => c.records([market], null), 'wallets'],
+        [() => c.auth.signIn({ address: '0x1', signMessage: () => '' }), 'address'],
+      ]
+      for (const [call, argument] of cases) {
+        const p = call()
+        ok(p instanceof Promise, `a rejected promise, not a synchronous throw (${argument})`)
+        const e = await rejects<ValidationError>(p as Promise<unknown>, { type: ValidationError, argument })
+        ok(e.message.startsWith(argument), `message names ${argument}: ${e.message}`)
+      }
+      // onComments returns its unsubscribe, so it throws synchronously.
+      await rejects<ValidationError>(() => c.onComments('event', 'x', () => {}), { type: ValidationError, argument: 'subjectRef' })
+      eq(f.urls.length, before, 'no request made')
+    },
+  },
+]
+

@@ -1,0 +1,175 @@
+/**
+ * Fault injection with MSW (HTTP) : 500s, a hung request under `timeoutMs`, a malformed body, a network
+ * failure, the caller's own abort signal; and what every request carries (session only when one exists,
+ * the venue key). No reference service here: MSW answers.
+ */
+import { after, afterEach, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { delay, http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+import { PATHS } from '../../src/contract/paths.ts'
+import { createClient, HttpError, NetworkError, TimeoutError, VenuekitError } from '../../src/sdk/index.ts'
+
+const BASE = 'http://venuekit.test'
+const M = `0x${'ab'.repeat(32)}`
+const KEY = `pck_${'b'.repeat(64)}`
+const server = setupServer()
+before(() => server.listen({ onUnhandledRequest: 'error' }))
+afterEach(() => server.resetHandlers())
+after(() => server.close())
+
+const THREAD = { posts: [], threads: {}, series: null, labels: {}, titles: {}, hasMore: false, nextCursor: null }
+const SESSION = { token: `vks_${'c'.repeat(64)}`, expiresAt: '', accountId: 'a_1', wallet: `0x${'1'.repeat(40)}`, wallets: [], venueId: null, operator: false }
+
+describe('SDK faults (MSW)', () => {
+  it('a 500 throws HttpError carrying status, code, body and the server\'s message unchanged', async () => {
+    const body = { error: { code: 'internal', message: 'the service failed to answer; try again' } }
+    server.use(http.get(BASE + PATHS.posts, () => HttpResponse.json(body, { status: 500 })))
+    const c = createClient({ baseUrl: BASE, apiKey: null })
+    const e = await c.posts('event', M).catch((x) => x)
+    assert.ok(e instanceof HttpError && e instanceof VenuekitError)
+    assert.deepEqual([e.status, e.code, e.message, e.serverMessage, e.body], [500, 'internal', body.error.message, body.error.message, body])
+  })
+
+  it('a 500 whose body is not an error body still throws HttpError (code http-500)', async () => {
+    server.use(http.get(BASE + PATHS.feed, () => new HttpResponse('<html>Bad gateway</html>', { status: 502 })))
+    const e = await createClient({ baseUrl: BASE, apiKey: null }).postFeed().catch((x) => x)
+    assert.ok(e instanceof HttpError)
+    assert.equal(e.status, 502)
+    assert.equal(e.code, 'http-502')
+    assert.equal(e.body, '<html>Bad gateway</html>')
+  })
+
+  it('§8 "Request deadline (timeoutMs)": a hung request throws TimeoutError after timeoutMs', async () => {
+    server.use(http.get(BASE + PATHS.posts, async () => {
+      await delay('infinite')
+      return HttpResponse.json(THREAD)
+    }))
+    const c = createClient({ baseUrl: BASE, apiKey: null, timeoutMs: 150 })
+    const t0 = Date.now()
+    const e = await c.posts('event', M).catch((x) => x)
+    assert.ok(e instanceof TimeoutError, String(e))
+    assert.equal(e.code, 'timeout')
+    assert.equal(e.timeoutMs, 150)
+    const took = Date.now() - t0
+    assert.ok(took >= 140 && took < 2000, `took ${took} ms`)
+  })
+
+  it('§8 "Request deadline (timeoutMs)" covers the body too: headers sent, body hung, TimeoutError', async () => {
+    const hung = () => new ReadableStream({ start: (ctl) => ctl.enqueue(new TextEncoder().encode('{"posts":')) })
+    server.use(http.get(BASE + PATHS.feed, () => new HttpResponse(hung(), { headers: { 'content-type': 'application/json' } })))
+    const e = await createClient({ baseUrl: BASE, apiKey: null, timeoutMs: 150 }).postFeed().catch((x) => x)
+    assert.ok(e instanceof TimeoutError, String(e))
+  })
+
+  it('§8 "Optional; unset means unbounded": a slow answer succeeds without timeoutMs', async () => {
+    server.use(http.get(BASE + PATHS.posts, async () => {
+      await delay(400)
+      return HttpResponse.json(THREAD)
+    }))
+    assert.deepEqual(await createClient({ baseUrl: BASE, apiKey: null }).posts('event', M), THREAD)
+  })
+
+  it('a caller\'s own signal is honoured as well: aborting rejects with the caller\'s reason, not a timeout', async () => {
+    server.use(http.get(BASE + PATHS.posts, async () => {
+      await delay('infinite')
+      return HttpResponse.json(THREAD)
+    }))
+    const c = createClient({ baseUrl: BASE, apiKey: null, timeoutMs: 10_000 })
+    const ctl = new AbortController()
+    setTimeout(() => ctl.abort(new Error('navigated away')), 50)
+    const e = await c.posts('event', M, { signal: ctl.signal }).catch((x) => x)
+    assert.equal(e.message, 'navigated away')
+    const pre = new AbortController()
+    pre.abort()
+    const e2 = await c.postFeed({ signal: pre.signal }).catch((x) => x)
+    assert.equal(e2.name, 'AbortError')
+  })
+
+  it('a malformed body on 200 throws HttpError with code invalid-response and the raw text', async () => {
+    server.use(http.get(BASE + PATHS.takeCounts, () => new HttpResponse('{"counts": {', { status: 200, headers: { 'content-type': 'application/json' } })))
+    const e = await createClient({ baseUrl: BASE, apiKey: null }).takeCounts([M]).catch((x) => x)
+    assert.ok(e instanceof HttpError)
+    assert.deepEqual([e.status, e.code, e.body], [200, 'invalid-response', '{"counts": {'])
+  })
+
+  it('a failed read is not cached: the next take-counts read asks again', async () => {
+    let n = 0
+    server.use(http.get(BASE + PATHS.takeCounts, () => (++n === 1 ? HttpResponse.json({ error: { code: 'internal', message: 'x' } }, { status: 500 }) : HttpResponse.json({ counts: { [M]: { posts: 2, takes: 1, bySide: { 0: 1 } } } }))))
+    const c = createClient({ baseUrl: BASE, apiKey: null })
+    await assert.rejects(c.takeCounts([M]), HttpError)
+    assert.equal((await c.takeCounts([M])).counts[M].posts, 2)
+    assert.equal(n, 2)
+  })
+
+  it('§2.6 take counts: a write through the client drops the cached counts, so the next read asks again', async () => {
+    let reads = 0
+    server.use(
+      http.get(BASE + PATHS.takeCounts, () => (reads++, HttpResponse.json({ counts: { [M]: { posts: reads, takes: 0, bySide: {} } } }))),
+      http.post(BASE + PATHS.posts, () => HttpResponse.json({ post: { id: 'p_1' } }, { status: 201 })),
+    )
+    const c = createClient({ baseUrl: BASE, apiKey: null })
+    c.setSession(SESSION)
+    await c.takeCounts([M])
+    await c.takeCounts([M])
+    assert.equal(reads, 1, 'cached')
+    await c.createPost('event', M, 'one more')
+    assert.equal((await c.takeCounts([M])).counts[M].posts, 2)
+    assert.equal(reads, 2)
+  })
+
+  it('a network failure throws NetworkError', async () => {
+    server.use(http.get(BASE + PATHS.posts, () => HttpResponse.error()))
+    const e = await createClient({ baseUrl: BASE, apiKey: null }).posts('event', M).catch((x) => x)
+    assert.ok(e instanceof NetworkError, String(e))
+    assert.equal(e.code, 'network')
+  })
+
+  it('§4.2 "Reads … send the session only when one exists"; the venue key travels as X-Venue-Key', async () => {
+    const seen: [string | null, string | null][] = []
+    server.use(http.get(BASE + PATHS.posts, ({ request }) => {
+      seen.push([request.headers.get('authorization'), request.headers.get('x-venue-key')])
+      return HttpResponse.json(THREAD)
+    }))
+    const c = createClient({ baseUrl: BASE, apiKey: KEY })
+    await c.posts('event', M)
+    c.setSession(SESSION)
+    await c.posts('event', M)
+    assert.deepEqual(seen, [
+      [null, KEY],
+      [`Bearer ${SESSION.token}`, KEY],
+    ])
+  })
+
+  it('§1.4 "The client never sends a stance": createPost sends subject, body and nothing else', async () => {
+    let sent: unknown
+    server.use(http.post(BASE + PATHS.posts, async ({ request }) => {
+      sent = await request.json()
+      return HttpResponse.json({ post: { id: 'p_1' } }, { status: 201 })
+    }))
+    const c = createClient({ baseUrl: BASE, apiKey: null })
+    c.setSession(SESSION)
+    await c.createPost('event', M.toUpperCase().replace('0X', '0x'), 'Yes')
+    assert.deepEqual(sent, { subjectType: 'event', subjectRef: M, body: 'Yes' })
+  })
+
+  it('auth calls go to the gateway address; data calls to the base address', async () => {
+    const hosts: string[] = []
+    const GW = 'http://gateway.venuekit.test'
+    server.use(
+      http.post(GW + PATHS.authNonce, () => (hosts.push('gw nonce'), HttpResponse.json({ nonce: 'n', message: 'sign me', expiresAt: '' }))),
+      http.post(GW + PATHS.authVerify, async ({ request }) => {
+        hosts.push('gw verify')
+        const b = (await request.json()) as { message: string; signature: string; venueId?: string }
+        assert.deepEqual(b, { message: 'sign me', signature: 'sig:sign me', venueId: 'acme-venue' })
+        return HttpResponse.json(SESSION)
+      }),
+      http.get(BASE + PATHS.posts, () => (hosts.push('base read'), HttpResponse.json(THREAD))),
+    )
+    const c = createClient({ baseUrl: BASE, gatewayUrl: GW, apiKey: null, venueId: 'acme-venue' })
+    const s = await c.auth.signIn({ address: SESSION.wallet, signMessage: (m) => `sig:${m}` })
+    assert.equal(s.token, SESSION.token)
+    await c.posts('event', M)
+    assert.deepEqual(hosts, ['gw nonce', 'gw verify', 'base read'])
+  })
+})

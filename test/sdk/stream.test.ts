@@ -1,0 +1,180 @@
+/**
+ * §6 live threads through the SDK against a stream server we control (a real `ws` server speaking the
+ * service's stream messages), so drops can be injected: one shared socket, per-subscription unsubscribe,
+ * close with the last subscription, reconnect with backoff and resubscribe after a drop.
+ */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import WebSocket, { WebSocketServer } from 'ws'
+import { threadTopic } from '../../src/contract/paths.ts'
+import type { StreamClientMessage } from '../../src/contract/types.ts'
+import { createClient, VenuekitError, type SocketConstructor } from '../../src/sdk/index.ts'
+
+const M = `0x${'ab'.repeat(32)}`
+const M2 = `0x${'cd'.repeat(32)}`
+
+/** A stream server that records connections and messages and can drop every socket. */
+class FakeStream {
+  wss!: WebSocketServer
+  url = ''
+  connections = 0
+  closed = new Set<number>()
+  received: { conn: number; m: StreamClientMessage }[] = []
+  /** Messages of connections opened after `since` (a `connections` count) only. */
+  since = 0
+  sockets = new Set<WebSocket>()
+  async start(port = 0) {
+    this.wss = new WebSocketServer({ port, host: '127.0.0.1' })
+    await new Promise((r) => this.wss.once('listening', r))
+    this.url = `ws://127.0.0.1:${(this.wss.address() as { port: number }).port}/v1/stream`
+    this.wss.on('connection', (ws) => {
+      const conn = ++this.connections
+      this.sockets.add(ws)
+      ws.on('close', () => (this.closed.add(conn), this.sockets.delete(ws)))
+      ws.on('message', (d) => {
+        const m = JSON.parse(String(d)) as StreamClientMessage
+        this.received.push({ conn, m })
+        if (m.type === 'subscribe') ws.send(JSON.stringify({ type: 'subscribed', topic: m.topic }))
+        if (m.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }))
+      })
+    })
+  }
+  changed(topic: string) {
+    for (const s of this.sockets) s.send(JSON.stringify({ type: 'changed', topic }))
+  }
+  drop() {
+    for (const s of this.sockets) s.terminate()
+  }
+  subs = () =>
+    this.received.filter(({ conn, m }) => conn > this.since && m.type !== 'ping').map(({ m }) => `${m.type} ${'topic' in m ? m.topic : ''}`)
+  /** Forget what was heard so far; with `fresh`, ignore every socket opened until now. */
+  reset(fresh = true) {
+    this.received = []
+    if (fresh) this.since = this.connections
+  }
+  stop() {
+    this.drop()
+    return new Promise((r) => this.wss.close(r))
+  }
+}
+
+const until = async (cond: () => boolean, what: string, ms = 5000) => {
+  const end = Date.now() + ms
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+let fake: FakeStream
+before(async () => {
+  fake = new FakeStream()
+  await fake.start()
+})
+after(() => fake.stop())
+
+const client = () => createClient({ baseUrl: 'http://127.0.0.1:9', streamUrl: fake.url, apiKey: null, WebSocketImpl: WebSocket as unknown as SocketConstructor })
+const T1 = threadTopic('event', M)
+const T2 = threadTopic('category', 'weather')
+
+describe('SDK stream', () => {
+  it('§6 one socket per client, shared by every subscription; "The callback carries no payload"', async () => {
+    fake.reset()
+    const before = fake.connections
+    const c = client()
+    const got: string[] = []
+    const offs = [
+      c.onComments('event', M.toUpperCase().replace('0X', '0x'), (...a: unknown[]) => got.push(`a${a.length}`)),
+      c.onComments('event', M, (...a: unknown[]) => got.push(`b${a.length}`)),
+      c.onComments('category', 'weather', (...a: unknown[]) => got.push(`c${a.length}`)),
+    ]
+    await until(() => fake.subs().length === 2, 'two subscribes')
+    assert.equal(fake.connections - before, 1, 'one socket')
+    assert.deepEqual(fake.subs().sort(), [`subscribe ${T2}`, `subscribe ${T1}`].sort(), 'one subscribe per topic, market ref lowercased')
+    fake.changed(T1)
+    await until(() => got.length === 2, 'two callbacks')
+    assert.deepEqual(got.sort(), ['a0', 'b0'])
+    fake.changed(threadTopic('event', M2))
+    fake.changed(T2)
+    await until(() => got.length === 3, 'third callback')
+    assert.equal(got[2], 'c0')
+    offs.forEach((off) => off())
+  })
+
+  it('§6 each subscription returns its unsubscribe; the socket closes when the last subscription ends', async () => {
+    fake.reset()
+    const mine = fake.since + 1
+    const c = client()
+    let a = 0
+    let b = 0
+    const offA = c.onComments('event', M, () => a++)
+    const offB = c.onComments('event', M, () => b++)
+    const offC = c.onComments('category', 'weather', () => {})
+    await until(() => fake.subs().includes(`subscribe ${T1}`) && fake.subs().includes(`subscribe ${T2}`), 'subscribed')
+    offA()
+    offA()
+    fake.changed(T1)
+    await until(() => b === 1, 'B still hears')
+    assert.equal(a, 0, 'A unsubscribed')
+    assert.deepEqual(fake.subs().filter((s) => s.startsWith('unsub')), [], 'topic kept while B listens')
+    offB()
+    await until(() => fake.subs().includes(`unsubscribe ${T1}`), 'unsubscribe T1')
+    assert.equal(fake.connections, mine, 'one socket')
+    assert.equal(fake.closed.has(mine), false, 'socket still open for C')
+    offC()
+    await until(() => fake.closed.has(mine), 'socket closed after the last subscription')
+  })
+
+  it('§6 after a drop it reconnects with backoff and resubscribes every topic (fault: dropped socket recovers)', async () => {
+    fake.reset()
+    const c = client()
+    const calls: string[] = []
+    const off1 = c.onComments('event', M, () => calls.push('t1'))
+    const off2 = c.onComments('category', 'weather', () => calls.push('t2'))
+    await until(() => fake.subs().length === 2, 'subscribed')
+    const conns = fake.connections
+    fake.reset()
+    const t0 = Date.now()
+    fake.drop()
+    await until(() => fake.subs().length === 2, 'resubscribed after the drop')
+    assert.equal(fake.connections, conns + 1, 'one new socket')
+    assert.ok(Date.now() - t0 >= 200, 'reconnected after a backoff delay')
+    assert.deepEqual(fake.subs().sort(), [`subscribe ${T2}`, `subscribe ${T1}`].sort())
+    // Changes may have been missed while down: every callback is called once on recovery.
+    await until(() => calls.length === 2, 'recovery refetch')
+    assert.deepEqual(calls.sort(), ['t1', 't2'])
+    fake.changed(T1)
+    await until(() => calls.length === 3, 'live again')
+    off1()
+    off2()
+  })
+
+  it('§6 keeps retrying while the server is down, then recovers and resubscribes', async () => {
+    const c = client()
+    const T3 = threadTopic('event', M2)
+    let n = 0
+    const off = c.onComments('event', M2, () => n++)
+    await until(() => fake.subs().includes(`subscribe ${T3}`), 'subscribed')
+    const port = Number(new URL(fake.url).port)
+    await fake.stop()
+    await new Promise((r) => setTimeout(r, 1200))
+    fake.reset()
+    await fake.start(port)
+    await until(() => fake.subs().includes(`subscribe ${T3}`), 'resubscribed on the restarted server', 15_000)
+    await until(() => n === 1, 'recovery refetch')
+    fake.changed(T3)
+    await until(() => n === 2, 'live again')
+    off()
+  })
+
+  it('§1.9 realtime needs a global WebSocket or an injected WebSocketImpl', () => {
+    const c = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: null })
+    const had = (globalThis as { WebSocket?: unknown }).WebSocket
+    delete (globalThis as { WebSocket?: unknown }).WebSocket
+    try {
+      assert.throws(() => c.onComments('event', M, () => {}), (e: unknown) => e instanceof VenuekitError && e.code === 'no-websocket')
+    } finally {
+      if (had) (globalThis as { WebSocket?: unknown }).WebSocket = had
+    }
+  })
+})

@@ -1,0 +1,290 @@
+/** §2.11, §5.3–5.5: venue keys, claims, and keys at the gateway (metering, sponsorship). */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { sql } from 'kysely'
+import { createHash } from 'node:crypto'
+import { RESERVED_VENUE_IDS, VENUE_KEY_RE } from '../../src/contract/ids.ts'
+import { call, expectError, signIn, startTestService, type TestService } from '../helpers/service.ts'
+import { claimVenue, newVenueId } from '../helpers/venues.ts'
+
+let svc: TestService
+before(async () => {
+  svc = await startTestService()
+})
+after(() => svc.close())
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
+const mint = (token: string | undefined, body: unknown) => call(svc, 'POST', '/admin/keys', { token, body })
+
+async function venueRows(id: string) {
+  const db = svc.ctx.db
+  return {
+    venues: await db.selectFrom('venues').selectAll().where('id', '=', id).execute(),
+    keys: await db.selectFrom('venue_keys').selectAll().where('venue_id', '=', id).execute(),
+    rooms: await db.selectFrom('rooms').selectAll().where('venue_id', '=', id).execute(),
+  }
+}
+
+async function assertNothingFor(id: string) {
+  const r = await venueRows(id)
+  assert.equal(r.venues.length + r.keys.length + r.rooms.length, 0, `something was written for ${id}`)
+}
+
+describe('venue keys: POST /admin/keys', () => {
+  it('§2.11 "Fixed prefix pck_ followed by 64 hexadecimal characters; scopes read + trade", with its label', async () => {
+    const u = await signIn(svc)
+    const id = newVenueId()
+    const r = await mint(u.token, { venueId: id, scopes: ['trade', 'read'], label: 'browser bundle' })
+    assert.equal(r.status, 201)
+    assert.match(r.body.key, /^pck_[0-9a-f]{64}$/)
+    assert.ok(VENUE_KEY_RE.test(r.body.key))
+    assert.deepEqual(r.body.scopes, ['read', 'trade'])
+    assert.equal(r.body.label, 'browser bundle')
+    assert.equal(r.body.venueId, id)
+    assert.equal(r.body.claimed, true)
+    const ro = await mint(u.token, { venueId: id, scopes: ['read'], label: 'read only' })
+    assert.deepEqual(ro.body.scopes, ['read'])
+  })
+
+  it('§2.11 "The raw key is returned once and cannot be read again": only its sha256 is stored, nowhere the raw key', async () => {
+    const u = await signIn(svc)
+    const id = newVenueId()
+    const r = await mint(u.token, { venueId: id, scopes: ['read', 'trade'], label: 'k' })
+    const key: string = r.body.key
+    const stored = await svc.ctx.db.selectFrom('venue_keys').selectAll().where('venue_id', '=', id).execute()
+    assert.equal(stored.length, 1)
+    assert.equal(stored[0].key_hash, sha256(key))
+    // No table holds the raw key in any column.
+    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(svc.ctx.db)
+    for (const t of tables.rows) {
+      const dump = await sql<{ j: string }>`select coalesce(json_agg(x)::text, '') as j from ${sql.table(t.table_name)} x`.execute(svc.ctx.db)
+      assert.equal(dump.rows[0].j.includes(key.slice(4)), false, `table ${t.table_name} holds the raw key`)
+    }
+    // Minting again gives a different key; no read route lists keys.
+    const again = await mint(u.token, { venueId: id, scopes: ['read'], label: 'k2' })
+    assert.notEqual(again.body.key, key)
+    assert.equal(JSON.stringify(again.body).includes(key), false)
+    assert.equal((await call(svc, 'GET', '/admin/keys', { token: u.token })).status, 404)
+  })
+
+  it('§5.3 "Keys with any other scope ... must stay on a server": any scope but read and trade is refused, nothing written', async () => {
+    const u = await signIn(svc)
+    for (const scopes of [['read', 'admin'], ['write'], ['mint'], []]) {
+      const id = newVenueId()
+      expectError(await mint(u.token, { venueId: id, scopes, label: 'x' }), 400, 'invalid-scope')
+      await assertNothingFor(id)
+    }
+  })
+
+  it('§2.11/§8 "venueId: 6 to 64 characters, lowercase alphanumeric with hyphens": anything else is 400 venue-id-invalid, nothing written', async () => {
+    const u = await signIn(svc)
+    for (const bad of ['abc12', 'a'.repeat(65), 'Venue-one', 'venue_one', '-venue1', 'venue1-', 'vénue-one', 'venue one']) {
+      expectError(await mint(u.token, { venueId: bad, scopes: ['read'], label: 'x' }), 400, 'venue-id-invalid')
+      await assertNothingFor(bad)
+    }
+    for (const ok of ['abc123', `z${'a'.repeat(62)}9`]) {
+      const r = await mint(u.token, { venueId: ok, scopes: ['read'], label: 'x' })
+      assert.equal(r.status, 201, ok)
+    }
+  })
+
+  it('§5.5 "ids starting prophecy or somnia are reserved and refused"', async () => {
+    const u = await signIn(svc)
+    for (const id of ['prophecy', 'prophecy-markets', 'prophecyx', 'somnia', 'somnia-bets', 'somnia123']) {
+      expectError(await mint(u.token, { venueId: id, scopes: ['read'], label: 'x' }), 403, 'venue-id-reserved')
+      await assertNothingFor(id)
+    }
+  })
+
+  it('§5.5 "as are platform names such as demo, studio, gateway" (and the documented list)', async () => {
+    const u = await signIn(svc)
+    for (const id of ['demo', 'studio', 'gateway', ...RESERVED_VENUE_IDS]) {
+      expectError(await mint(u.token, { venueId: id, scopes: ['read'], label: 'x' }), 403, 'venue-id-reserved')
+      await assertNothingFor(id)
+    }
+    // A name that merely contains a platform name is not reserved.
+    assert.equal((await mint(u.token, { venueId: newVenueId('demo'), scopes: ['read'], label: 'x' })).status, 201)
+  })
+
+  it('§5.5 "If no one holds the venue id, the same call claims it: the caller becomes owner and the venue is created with a sponsorship grant" (and its self room)', async () => {
+    const u = await signIn(svc)
+    const id = newVenueId()
+    const r = await mint(u.token, { venueId: id, scopes: ['read', 'trade'], label: 'x' })
+    assert.equal(r.body.claimed, true)
+    const rows = await venueRows(id)
+    const account = (await svc.ctx.db.selectFrom('wallets').select('account_id').where('address', '=', u.wallet).executeTakeFirstOrThrow()).account_id
+    assert.equal(rows.venues[0].owner_account_id, account)
+    assert.equal(rows.venues[0].sponsorship_grant, true)
+    assert.equal(rows.rooms.length, 1)
+    assert.equal(rows.rooms[0].is_self, true)
+    assert.deepEqual([rows.rooms[0].subject_type, rows.rooms[0].subject_ref], ['brand', id])
+    const self = await call(svc, 'GET', '/v1/rooms/self', { key: r.body.key })
+    assert.equal(self.body.room.id, rows.rooms[0].id)
+  })
+
+  it('§5.5 "a venue that already exists (holds a policy, a grant or any key) cannot be claimed, whether or not an owner is set"', async () => {
+    const owner = await signIn(svc)
+    const other = await signIn(svc)
+    const held = newVenueId()
+    await mint(owner.token, { venueId: held, scopes: ['read'], label: 'x' })
+    expectError(await mint(other.token, { venueId: held, scopes: ['read'], label: 'x' }), 409, 'venue-exists')
+    // Owner-less venues holding a policy, a grant, or a key.
+    const withPolicy = newVenueId()
+    const withGrant = newVenueId()
+    const withKey = newVenueId()
+    const db = svc.ctx.db
+    await db.insertInto('venues').values({ id: withPolicy, owner_account_id: null, sponsorship_grant: false, policy: JSON.stringify({ sponsor: false }) }).execute()
+    await db.insertInto('venues').values({ id: withGrant, owner_account_id: null, sponsorship_grant: true }).execute()
+    await db.insertInto('venues').values({ id: withKey, owner_account_id: null, sponsorship_grant: false }).execute()
+    await db.insertInto('venue_keys').values({ id: `k_${withKey}`, venue_id: withKey, key_hash: sha256(withKey), scopes: '["read"]', label: 'ops' }).execute()
+    for (const id of [withPolicy, withGrant, withKey]) {
+      const before = await venueRows(id)
+      expectError(await mint(other.token, { venueId: id, scopes: ['read'], label: 'x' }), 409, 'venue-exists')
+      assert.deepEqual(await venueRows(id), before)
+    }
+  })
+
+  it('§5.5 "A claim is permanent": the owner mints more keys for their venue; nobody else can, and the owner never changes', async () => {
+    const v = await claimVenue(svc)
+    const other = await signIn(svc)
+    const more = await mint(v.owner.token, { venueId: v.venueId, scopes: ['read'], label: 'second' })
+    assert.equal(more.status, 201)
+    assert.equal(more.body.claimed, false)
+    const before = await venueRows(v.venueId)
+    expectError(await mint(other.token, { venueId: v.venueId, scopes: ['read', 'trade'], label: 'steal' }), 409, 'venue-exists')
+    assert.deepEqual(await venueRows(v.venueId), before)
+    assert.equal(before.keys.length, 2)
+  })
+
+  it('"A claim that loses a race for the same venue id leaves exactly one owner": concurrent claims, exactly one wins', async () => {
+    for (let round = 0; round < 4; round++) {
+      const id = newVenueId('race')
+      const users = await Promise.all([signIn(svc), signIn(svc), signIn(svc)])
+      const results = await Promise.all(users.map((u) => mint(u.token, { venueId: id, scopes: ['read', 'trade'], label: 'race' })))
+      const won = results.filter((r) => r.status === 201)
+      assert.equal(won.length, 1, JSON.stringify(results.map((r) => [r.status, r.body?.error?.code])))
+      for (const r of results) if (r.status !== 201) expectError(r, 409, 'venue-exists')
+      const rows = await venueRows(id)
+      assert.equal(rows.venues.length, 1)
+      assert.equal(rows.keys.length, 1)
+      assert.equal(rows.rooms.length, 1)
+      const winner = users[results.indexOf(won[0])]
+      const account = (await svc.ctx.db.selectFrom('wallets').select('account_id').where('address', '=', winner.wallet).executeTakeFirstOrThrow()).account_id
+      assert.equal(rows.venues[0].owner_account_id, account)
+    }
+  })
+
+  it('§4.1 "Caller signed in": without a session POST /admin/keys is 401 and nothing is written', async () => {
+    const id = newVenueId()
+    expectError(await mint(undefined, { venueId: id, scopes: ['read'], label: 'x' }), 401, 'unauthenticated')
+    await assertNothingFor(id)
+  })
+
+  it('bad input on POST /admin/keys: strict schema, a 4xx code and a sentence, nothing written', async () => {
+    const u = await signIn(svc)
+    const id = newVenueId()
+    const cases: [unknown, number, string][] = [
+      ['{"venueId":', 400, 'invalid-json'],
+      [{ venueId: id, scopes: ['read'] }, 400, 'validation-failed'],
+      [{ venueId: id, scopes: 'read', label: 'x' }, 400, 'validation-failed'],
+      [{ venueId: id, scopes: ['read'], label: '' }, 400, 'validation-failed'],
+      [{ venueId: id, scopes: ['read'], label: 'x'.repeat(81) }, 400, 'validation-failed'],
+      [{ venueId: id, scopes: ['read'], label: 'x', owner: 'me' }, 400, 'validation-failed'],
+      [{ venueId: 42, scopes: ['read'], label: 'x' }, 400, 'validation-failed'],
+      [{ venueId: id, scopes: [1], label: 'x' }, 400, 'validation-failed'],
+    ]
+    for (const [body, status, code] of cases) expectError(await mint(u.token, body), status, code)
+    await assertNothingFor(id)
+  })
+})
+
+describe('keys at the gateway', () => {
+  it('§5.3 "It ... attributes and meters usage": keyed requests count per venue per day as reads and writes; keyless ones are not metered', async () => {
+    const v = await claimVenue(svc)
+    const before = await call(svc, 'GET', `/v1/venues/${v.venueId}/usage`, { token: v.owner.token })
+    const base = before.body.days[0] ?? { reads: 0, writes: 0 }
+    for (let i = 0; i < 3; i++) assert.equal((await call(svc, 'GET', '/v1/rooms/self/membership', { key: v.key })).status, 200)
+    assert.equal((await call(svc, 'POST', '/v1/rooms/self/join', { key: v.key, token: v.owner.token })).status, 200)
+    await call(svc, 'GET', '/v1/rooms/self/membership') // keyless: unmetered (and refused)
+    await call(svc, 'GET', `/v1/rooms/${v.selfRoomId}/membership`) // keyless: unmetered
+    const r = await call(svc, 'GET', `/v1/venues/${v.venueId}/usage`, { token: v.owner.token })
+    assert.equal(r.status, 200)
+    const today = new Date().toISOString().slice(0, 10)
+    assert.equal(r.body.days[0].day, today)
+    // The claim's own GET /v1/rooms/self read was metered too; the usage read itself is keyless.
+    assert.equal(r.body.days[0].reads - base.reads, 3)
+    assert.equal(r.body.days[0].writes - base.writes, 1)
+  })
+
+  it('§5.3 usage is per venue per day (UTC), newest first', async () => {
+    let clock = new Date('2030-03-01T23:59:00Z')
+    const timed = await startTestService({ now: () => clock })
+    try {
+      const v = await claimVenue(timed)
+      await call(timed, 'GET', '/v1/rooms/self/membership', { key: v.key })
+      clock = new Date('2030-03-02T00:01:00Z')
+      await call(timed, 'GET', '/v1/rooms/self/membership', { key: v.key })
+      await call(timed, 'GET', '/v1/rooms/self/membership', { key: v.key })
+      const other = await claimVenue(timed)
+      await call(timed, 'GET', '/v1/rooms/self/membership', { key: other.key })
+      const r = await call(timed, 'GET', `/v1/venues/${v.venueId}/usage`, { token: v.owner.token })
+      assert.deepEqual(r.body.days, [
+        { day: '2030-03-02', reads: 2, writes: 0 },
+        { day: '2030-03-01', reads: 2, writes: 0 },
+      ])
+      const one = await call(timed, 'GET', `/v1/venues/${v.venueId}/usage?days=1`, { token: v.owner.token })
+      assert.deepEqual(one.body.days.map((d: { day: string }) => d.day), ['2030-03-02'])
+    } finally {
+      await timed.close()
+    }
+  })
+
+  it('§5.3 "the owner can read it": usage is the owner\'s (and operators\'); anyone else 403, signed out 401', async () => {
+    const v = await claimVenue(svc)
+    const other = await claimVenue(svc)
+    expectError(await call(svc, 'GET', `/v1/venues/${v.venueId}/usage`, { token: other.owner.token }), 403, 'forbidden')
+    expectError(await call(svc, 'GET', `/v1/venues/${v.venueId}/usage`), 401, 'unauthenticated')
+    expectError(await call(svc, 'GET', `/v1/venues/${v.venueId}/usage?from=1`, { token: v.owner.token }), 400, 'unsupported-param')
+    expectError(await call(svc, 'GET', `/v1/venues/${v.venueId}/usage?days=0`, { token: v.owner.token }), 400, 'validation-failed')
+    expectError(await call(svc, 'GET', '/v1/venues/NOPE/usage', { token: v.owner.token }), 400, 'validation-failed')
+  })
+
+  it('a venue key that is not live is refused with a clear 401 (invalid-venue-key)', async () => {
+    expectError(await call(svc, 'GET', '/v1/gateway/sponsorship', { key: 'pck_nothex' }), 401, 'invalid-venue-key')
+    expectError(await call(svc, 'GET', '/v1/gateway/sponsorship', { key: `pck_${'0'.repeat(64)}` }), 401, 'invalid-venue-key')
+  })
+
+  it('§5.3 "binds the venue at the gateway so sponsored trading works": a keyed request is attributed to the key\'s venue and sponsored (trade scope)', async () => {
+    const v = await claimVenue(svc)
+    const r = await call(svc, 'GET', '/v1/gateway/sponsorship', { key: v.key })
+    assert.deepEqual(r.body, { venueId: v.venueId, attributed: true, sponsored: true, enforcement: false })
+    const ro = await mint(v.owner.token, { venueId: v.venueId, scopes: ['read'], label: 'read only' })
+    const r2 = await call(svc, 'GET', '/v1/gateway/sponsorship', { key: ro.body.key })
+    assert.equal(r2.body.sponsored, false, 'a key without the trade scope is not sponsored')
+  })
+
+  it('§5.4 "Without a key: traffic is unattributed ... the gateway binds sessions to the venue the client claims"', async () => {
+    const v = await claimVenue(svc)
+    const u = await signIn(svc, undefined, v.venueId)
+    const r = await call(svc, 'GET', '/v1/gateway/sponsorship', { token: u.token })
+    assert.deepEqual(r.body, { venueId: v.venueId, attributed: false, sponsored: true, enforcement: false })
+    const anon = await call(svc, 'GET', '/v1/gateway/sponsorship')
+    assert.deepEqual(anon.body, { venueId: null, attributed: false, sponsored: false, enforcement: false })
+    const unknownVenue = await signIn(svc, undefined, newVenueId())
+    assert.equal((await call(svc, 'GET', '/v1/gateway/sponsorship', { token: unknownVenue.token })).body.sponsored, false, 'a venue with no grant is not sponsored')
+  })
+
+  it('§5.4 "sponsored trading stops when key enforcement is switched on": keyless sessions get no sponsorship; keyed ones keep it', async () => {
+    const enforced = await startTestService({ keyEnforcement: true })
+    try {
+      const v = await claimVenue(enforced)
+      const u = await signIn(enforced, undefined, v.venueId)
+      const keyless = await call(enforced, 'GET', '/v1/gateway/sponsorship', { token: u.token })
+      assert.deepEqual(keyless.body, { venueId: v.venueId, attributed: false, sponsored: false, enforcement: true })
+      const keyed = await call(enforced, 'GET', '/v1/gateway/sponsorship', { token: u.token, key: v.key })
+      assert.deepEqual(keyed.body, { venueId: v.venueId, attributed: true, sponsored: true, enforcement: true })
+    } finally {
+      await enforced.close()
+    }
+  })
+})

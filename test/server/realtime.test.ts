@@ -1,0 +1,281 @@
+/**
+ * §6 Events: the stream at PATHS.stream. A socket subscribes to `thread:<subjectType>:<subjectRef>`
+ * topics and gets `{type:'changed', topic}` (no payload, §6.1) whenever that thread changes; the client
+ * refetches. Real service, real `ws` client, real writes over HTTP.
+ */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import pg from 'pg'
+import WebSocket from 'ws'
+import { threadTopic, PATHS } from '../../src/contract/paths.ts'
+import { PgPubSub } from '../../src/server/realtime/pg-pubsub.ts'
+import { MAX_MESSAGE_CHARS, MAX_TOPICS_PER_SOCKET } from '../../src/server/realtime/hub.ts'
+import { addMarket, call, ON_POSTGRES, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { StreamClient } from '../helpers/stream.ts'
+
+let svc: TestService
+let author: TestUser
+before(async () => {
+  svc = await startTestService()
+  author = await signIn(svc)
+})
+after(() => svc.close())
+
+const open: StreamClient[] = []
+after(() => {
+  for (const c of open) c.close()
+})
+async function client(service: { streamUrl: string } = svc) {
+  const c = await StreamClient.open(service.streamUrl)
+  open.push(c)
+  return c
+}
+
+async function post(subjectType: string, subjectRef: string, body = 'a take', user = author, service: TestService = svc, parentId?: string) {
+  const r = await call(service, 'POST', PATHS.posts, { token: user.token, body: { subjectType, subjectRef, body, ...(parentId ? { parentId } : {}) } })
+  assert.equal(r.status, 201, JSON.stringify(r.body))
+  return r.body.post as { id: string }
+}
+
+/** The next message is exactly `{type:'changed', topic}`: nothing else rides along (§6.1). */
+async function expectChanged(c: StreamClient, topic: string) {
+  assert.deepEqual(await c.next(), { type: 'changed', topic })
+}
+
+/**
+ * Proves that nothing arrived for the watched thread: a write on a sentinel thread (also subscribed)
+ * is delivered after it, so had the first produced an event, it would be next in the queue.
+ */
+async function expectQuiet(c: StreamClient, sentinelRef: string) {
+  await post('topic', sentinelRef, 'sentinel')
+  assert.deepEqual(await c.next(), { type: 'changed', topic: threadTopic('topic', sentinelRef) })
+}
+
+describe('realtime: thread events', () => {
+  it('§6.1 "fires when the thread changes": a new post on the thread gives {type:"changed", topic} and no payload', async () => {
+    const m = await addMarket(svc)
+    const c = await client()
+    const topic = threadTopic('event', m.id)
+    await c.subscribe(topic)
+    await post('event', m.id, 'first')
+    const msg = await c.next()
+    assert.deepEqual(msg, { type: 'changed', topic })
+    assert.deepEqual(Object.keys(msg).sort(), ['topic', 'type'])
+  })
+
+  it('§6.1 "fires when the thread changes": an edit, a reply and a delete each fire once', async () => {
+    const m = await addMarket(svc)
+    const c = await client()
+    const topic = threadTopic('event', m.id)
+    await c.subscribe(topic)
+    const p = await post('event', m.id, 'before edit')
+    await expectChanged(c, topic)
+    const e = await call(svc, 'PATCH', PATHS.post(p.id), { token: author.token, body: { body: 'after edit' } })
+    assert.equal(e.status, 200)
+    await expectChanged(c, topic)
+    const other = await signIn(svc)
+    await post('event', m.id, 'a reply', other, svc, p.id)
+    await expectChanged(c, topic)
+    const d = await call(svc, 'DELETE', PATHS.post(p.id), { token: author.token })
+    assert.equal(d.status, 200)
+    await expectChanged(c, topic)
+    await c.subscribe(threadTopic('topic', 'sentinel-edit'))
+    await expectQuiet(c, 'sentinel-edit')
+  })
+
+  it('§6.1 "fires when the thread changes": the threshold hide (3 distinct reporters) fires; reports below it do not', async () => {
+    const m = await addMarket(svc)
+    const c = await client()
+    const topic = threadTopic('event', m.id)
+    await c.subscribe(topic)
+    await c.subscribe(threadTopic('topic', 'sentinel-report'))
+    const p = await post('event', m.id, 'reported post')
+    await expectChanged(c, topic)
+    const reporters = [await signIn(svc), await signIn(svc), await signIn(svc)]
+    for (const r of reporters.slice(0, 2)) {
+      const res = await call(svc, 'POST', PATHS.report(p.id), { token: r.token, body: { reason: 'spam' } })
+      assert.equal(res.status, 200)
+    }
+    await expectQuiet(c, 'sentinel-report')
+    const third = await call(svc, 'POST', PATHS.report(p.id), { token: reporters[2].token, body: { reason: 'spam' } })
+    assert.equal(third.status, 200)
+    await expectChanged(c, topic)
+  })
+
+  it('§6.1 "fires when the thread changes": the market resolving fires on its thread', async () => {
+    const m = await addMarket(svc)
+    const c = await client()
+    const topic = threadTopic('event', m.id)
+    await c.subscribe(topic)
+    await svc.chain.resolve(m.id, 0)
+    await expectChanged(c, topic)
+  })
+
+  it('§6.1 a taxonomy-node thread has its own topic: a post on category "weather" fires thread:category:weather', async () => {
+    const c = await client()
+    const topic = threadTopic('category', 'weather')
+    await c.subscribe(topic)
+    await post('category', 'weather', 'rain all week')
+    await expectChanged(c, topic)
+  })
+
+  it('§6.1 the callback is for ONE thread: writes on other threads do not reach the subscriber', async () => {
+    const watched = await addMarket(svc)
+    const other = await addMarket(svc)
+    const c = await client()
+    await c.subscribe(threadTopic('event', watched.id))
+    await c.subscribe(threadTopic('topic', 'sentinel-other'))
+    await post('event', other.id, 'elsewhere')
+    await post('category', 'weather', 'elsewhere too')
+    await expectQuiet(c, 'sentinel-other')
+  })
+
+  it('§6.1 topics compare market ids lowercased: a subscriber to the lowercase topic hears a post written with an uppercase id', async () => {
+    const m = await addMarket(svc)
+    const c = await client()
+    await c.subscribe(threadTopic('event', m.id))
+    await post('event', `0x${m.id.slice(2).toUpperCase()}`, 'shouting id')
+    await expectChanged(c, threadTopic('event', m.id))
+  })
+
+  it('every socket subscribed to a thread hears it', async () => {
+    const m = await addMarket(svc)
+    const topic = threadTopic('event', m.id)
+    const a = await client()
+    const b = await client()
+    await a.subscribe(topic)
+    await b.subscribe(topic)
+    await post('event', m.id, 'to both')
+    await expectChanged(a, topic)
+    await expectChanged(b, topic)
+  })
+
+  it('unsubscribe stops delivery on that topic and keeps the others', async () => {
+    const m = await addMarket(svc)
+    const topic = threadTopic('event', m.id)
+    const c = await client()
+    await c.subscribe(topic)
+    await c.subscribe(threadTopic('topic', 'sentinel-unsub'))
+    c.send({ type: 'unsubscribe', topic })
+    await c.ping()
+    await post('event', m.id, 'after unsubscribe')
+    await expectQuiet(c, 'sentinel-unsub')
+  })
+
+  it('a closed socket is dropped from the hub', async () => {
+    const before = svc.hub.socketCount
+    const c = await client()
+    await c.subscribe(threadTopic('topic', 'closing'))
+    assert.equal(svc.hub.socketCount, before + 1)
+    c.close()
+    await c.whenClosed()
+    for (let i = 0; i < 50 && svc.hub.socketCount !== before; i++) await new Promise((r) => setTimeout(r, 20))
+    assert.equal(svc.hub.socketCount, before)
+  })
+})
+
+describe('realtime: bad messages get an error message, not a disconnect', () => {
+  const cases: [string, string, string][] = [
+    ['malformed JSON', '{"type":', 'invalid-json'],
+    ['a JSON value that is not an object', '42', 'invalid-json'],
+    ['null', 'null', 'invalid-json'],
+    ['an array', '[]', 'invalid-json'],
+    ['an unknown type', JSON.stringify({ type: 'publish', topic: 'thread:event:x' }), 'validation-failed'],
+    ['a missing topic', JSON.stringify({ type: 'subscribe' }), 'validation-failed'],
+    ['a topic that is not a thread', JSON.stringify({ type: 'subscribe', topic: 'mod:queue' }), 'validation-failed'],
+    ['an unknown subject type', JSON.stringify({ type: 'subscribe', topic: 'thread:planet:mars' }), 'validation-failed'],
+    ['an oversized message', JSON.stringify({ type: 'subscribe', topic: 'x'.repeat(MAX_MESSAGE_CHARS) }), 'payload-too-large'],
+  ]
+  for (const [name, raw, code] of cases) {
+    it(`bad message (${name}) → {type:"error", code:"${code}"} with a sentence; the socket stays open`, async () => {
+      const c = await client()
+      c.send(raw)
+      const m = await c.next()
+      assert.equal(m.type, 'error')
+      assert.equal(m.type === 'error' && m.code, code)
+      assert.ok(m.type === 'error' && m.message.length > 5)
+      await c.ping()
+      assert.equal(c.closed, null)
+    })
+  }
+
+  it(`a socket over the topic limit (${MAX_TOPICS_PER_SOCKET}) gets an error and keeps its subscriptions`, async () => {
+    const c = await client()
+    for (let i = 0; i < MAX_TOPICS_PER_SOCKET; i++) c.send({ type: 'subscribe', topic: threadTopic('topic', `t-${i}`) })
+    for (let i = 0; i < MAX_TOPICS_PER_SOCKET; i++) assert.deepEqual(await c.next(), { type: 'subscribed', topic: threadTopic('topic', `t-${i}`) })
+    c.send({ type: 'subscribe', topic: threadTopic('topic', 'one-too-many') })
+    const m = await c.next()
+    assert.equal(m.type, 'error')
+    assert.equal(m.type === 'error' && m.code, 'rate-limited')
+    // Subscribing again to a topic it already holds is not a new topic.
+    await c.subscribe(threadTopic('topic', 't-0'))
+    await post('topic', 't-7', 'still delivered')
+    await expectChanged(c, threadTopic('topic', 't-7'))
+    await post('topic', 'one-too-many', 'not subscribed')
+    await post('topic', 't-8', 'next')
+    await expectChanged(c, threadTopic('topic', 't-8'))
+  })
+
+  it('the stream lives at PATHS.stream only: an upgrade elsewhere is refused with 404', async () => {
+    await assert.rejects(StreamClient.open(svc.streamUrl.replace(PATHS.stream, '/v1/other')), /404/)
+  })
+
+  it('stopping the service closes open sockets with 1001 (going away)', async () => {
+    const own = await startTestService()
+    const c = await StreamClient.open(own.streamUrl)
+    await c.subscribe(threadTopic('topic', 'bye'))
+    await own.close()
+    assert.equal((await c.whenClosed()).code, 1001)
+    assert.equal(c.ws.readyState, WebSocket.CLOSED)
+  })
+})
+
+describe('realtime: fan-out across instances', () => {
+  it('a post written through instance A reaches a subscriber on instance B (one PostgreSQL database, LISTEN/NOTIFY)', { skip: !ON_POSTGRES && 'needs PostgreSQL: two instances share one database only there (set VK_TEST_DATABASE_URL)' }, async () => {
+    assert.ok(svc.databaseUrl)
+    const b = await startTestService({ databaseUrl: svc.databaseUrl })
+    try {
+      const m = await addMarket(svc)
+      const topic = threadTopic('event', m.id)
+      const onB = await StreamClient.open(b.streamUrl)
+      open.push(onB)
+      await onB.subscribe(topic)
+      await post('event', m.id, 'written on A')
+      await expectChanged(onB, topic)
+      // and the other way round: a write on B reaches a subscriber on A
+      const onA = await client()
+      await onA.subscribe(topic)
+      const userOnB = await signIn(b)
+      await post('event', m.id, 'written on B', userOnB, b)
+      await expectChanged(onA, topic)
+      await expectChanged(onB, topic)
+    } finally {
+      await b.close()
+    }
+  })
+
+  it('the LISTEN connection is reopened after it drops: events flow again', { skip: !ON_POSTGRES && 'needs PostgreSQL (LISTEN/NOTIFY)' }, async () => {
+    const bus = svc.ctx.bus as PgPubSub
+    assert.ok(bus instanceof PgPubSub)
+    const before = bus.reconnects
+    const admin = new pg.Client({ connectionString: svc.databaseUrl! })
+    await admin.connect()
+    try {
+      const killed = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query ilike 'LISTEN %'`,
+      )
+      assert.ok(killed.rowCount && killed.rowCount >= 1, 'a LISTEN backend was terminated')
+    } finally {
+      await admin.end()
+    }
+    for (let i = 0; i < 100 && bus.reconnects === before; i++) await new Promise((r) => setTimeout(r, 50))
+    assert.equal(bus.listening, true)
+    assert.ok(bus.reconnects > before)
+    const m = await addMarket(svc)
+    const c = await client()
+    const topic = threadTopic('event', m.id)
+    await c.subscribe(topic)
+    await post('event', m.id, 'after the reconnect')
+    await expectChanged(c, topic)
+  })
+})

@@ -1,0 +1,425 @@
+/** §2.8, §2.9, §3.3, §5.6, §7: rooms, membership, posting into rooms, boards. */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { MSG } from '../../src/contract/errors.ts'
+import { addMarket, call, expectError, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { claimVenue, createRoom, newVenueId, post } from '../helpers/venues.ts'
+
+let svc: TestService
+let operator: TestUser
+before(async () => {
+  const { newWallet } = await import('../helpers/service.ts')
+  const op = newWallet()
+  svc = await startTestService({ operators: [op.address] })
+  operator = await signIn(svc, op)
+})
+after(() => svc.close())
+
+const membership = (room: string, u?: TestUser, key?: string) => call(svc, 'GET', `/v1/rooms/${room}/membership`, { token: u?.token, key })
+const join = (room: string, u: TestUser, key?: string) => call(svc, 'POST', `/v1/rooms/${room}/join`, { token: u.token, key })
+const leave = (room: string, u: TestUser, key?: string) => call(svc, 'POST', `/v1/rooms/${room}/leave`, { token: u.token, key })
+const follow = (u: TestUser, type: string, ref: string) => call(svc, 'PUT', `/v1/social/follows/${type}/${ref}`, { token: u.token })
+
+async function accountOf(u: TestUser) {
+  return (await svc.ctx.db.selectFrom('wallets').select('account_id').where('address', '=', u.wallet).executeTakeFirstOrThrow()).account_id
+}
+
+async function memberRows(roomId: string) {
+  return svc.ctx.db.selectFrom('room_members').selectAll().where('room_id', '=', roomId).orderBy('account_id').execute()
+}
+
+async function roomWorld() {
+  const v = await claimVenue(svc)
+  const node = `node-${Math.random().toString(36).slice(2, 8)}`
+  const pub = await createRoom(svc, v, { subjectType: 'category', subjectRef: node, visibility: 'public' })
+  const priv = await createRoom(svc, v, { subjectType: 'topic', subjectRef: `${node}-inner`, visibility: 'private' })
+  return { v, node, pub, priv }
+}
+
+describe('rooms: creation and reads', () => {
+  it('POST /v1/rooms: a venue\'s owner creates rooms on taxonomy nodes, public or private; the owner is the first member', async () => {
+    const v = await claimVenue(svc)
+    const r = await call(svc, 'POST', '/v1/rooms', { token: v.owner.token, body: { venueId: v.venueId, subjectType: 'country', subjectRef: 'fr', visibility: 'private', title: ' France ' } })
+    assert.equal(r.status, 201)
+    assert.deepEqual({ ...r.body.room, id: undefined }, { id: undefined, venueId: v.venueId, subject: { type: 'country', ref: 'fr' }, visibility: 'private', title: 'France' })
+    assert.match(r.body.room.id, /^r_[0-9a-z]+$/)
+    assert.equal((await membership(r.body.room.id, v.owner)).body.member, true)
+    // The venue defaults to the session's venue.
+    const d = await call(svc, 'POST', '/v1/rooms', { token: v.owner.token, body: { subjectType: 'topic', subjectRef: 'rates', visibility: 'public', title: 'Rates' } })
+    assert.equal(d.body.room.venueId, v.venueId)
+  })
+
+  it('POST /v1/rooms is refused for anyone but the venue\'s owner, for market subjects, for a second self room; nothing written', async () => {
+    const v = await claimVenue(svc)
+    const other = await claimVenue(svc)
+    const count = async () => (await svc.ctx.db.selectFrom('rooms').select('id').where('venue_id', '=', v.venueId).execute()).length
+    const before = await count()
+    const body = { venueId: v.venueId, subjectType: 'topic', subjectRef: 'x', visibility: 'public', title: 'X' }
+    expectError(await call(svc, 'POST', '/v1/rooms', { body }), 401, 'unauthenticated')
+    expectError(await call(svc, 'POST', '/v1/rooms', { token: other.owner.token, body }), 403, 'forbidden')
+    expectError(await call(svc, 'POST', '/v1/rooms', { token: operator.token, body }), 403, 'forbidden')
+    expectError(await call(svc, 'POST', '/v1/rooms', { token: v.owner.token, body: { ...body, subjectType: 'event', subjectRef: '0x' + 'a'.repeat(64) } }), 400, 'validation-failed')
+    expectError(await call(svc, 'POST', '/v1/rooms', { token: v.owner.token, body: { ...body, visibility: 'secret' } }), 400, 'validation-failed')
+    expectError(await call(svc, 'POST', '/v1/rooms', { token: v.owner.token, body: { ...body, title: '' } }), 400, 'validation-failed')
+    expectError(await call(svc, 'POST', '/v1/rooms', { token: v.owner.token, body: { ...body, extra: true } }), 400, 'validation-failed')
+    expectError(await call(svc, 'POST', '/v1/rooms', { token: v.owner.token, body: { ...body, self: true } }), 409, 'conflict')
+    assert.equal(await count(), before)
+  })
+
+  it('the venue\'s room list shows public rooms to everyone and private rooms only to insiders', async () => {
+    const { v, pub, priv } = await roomWorld()
+    const stranger = await signIn(svc)
+    const ids = (r: { body: { rooms: { id: string }[] } }) => r.body.rooms.map((x) => x.id).sort()
+    assert.deepEqual(ids(await call(svc, 'GET', `/v1/rooms?venueId=${v.venueId}`, { token: stranger.token })), [v.selfRoomId, pub].sort())
+    assert.deepEqual(ids(await call(svc, 'GET', `/v1/rooms?venueId=${v.venueId}`, { token: v.owner.token })), [v.selfRoomId, pub, priv].sort())
+    assert.deepEqual(ids(await call(svc, 'GET', '/v1/rooms', { key: v.key })), [v.selfRoomId, pub].sort())
+  })
+
+  it('§4.1 rule 7 / §5.6 "room=self ... needs a venue key": refused with a clear error without one, the key\'s venue room with one', async () => {
+    const v = await claimVenue(svc)
+    const u = await signIn(svc, undefined, v.venueId)
+    for (const path of ['/v1/rooms/self', '/v1/rooms/self/membership', '/v1/rooms/self/board']) {
+      const r = await call(svc, 'GET', path, { token: u.token })
+      expectError(r, 401, 'venue-key-required', /venue key/)
+    }
+    expectError(await join('self', u), 401, 'venue-key-required')
+    const keyed = await membership('self', u, v.key)
+    assert.equal(keyed.status, 200)
+    assert.equal(keyed.body.room.id, v.selfRoomId)
+    assert.deepEqual(keyed.body.room.subject, { type: 'brand', ref: v.venueId })
+    const t = await call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=x&room=self`, { token: u.token })
+    expectError(t, 401, 'venue-key-required')
+  })
+})
+
+describe('§2.8 room membership read', () => {
+  it('§2.8 "member: true, false, or null" — null only when unknown (signed out); joinedAt when the caller joined', async () => {
+    const { v, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    assert.equal((await membership(pub)).body.member, null)
+    const before = await membership(pub, u)
+    assert.equal(before.body.member, false)
+    assert.equal(before.body.joinedAt, null)
+    await join(pub, u)
+    const afterJoin = await membership(pub, u)
+    assert.equal(afterJoin.body.member, true)
+    assert.ok(!Number.isNaN(Date.parse(afterJoin.body.joinedAt)))
+  })
+
+  it('§2.8 "members: Headcount; null (never 0) for a private room seen by an outsider"', async () => {
+    const { v, pub, priv } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    const outsider = await signIn(svc, undefined, v.venueId)
+    assert.equal((await membership(pub, u)).body.members, 1)
+    await join(pub, u)
+    assert.equal((await membership(pub)).body.members, 2)
+    const out = await membership(priv, outsider)
+    assert.equal(out.status, 200)
+    assert.equal(out.body.members, null)
+    assert.equal(out.body.member, false)
+    assert.equal((await membership(priv)).body.members, null)
+    assert.equal((await membership(priv, v.owner)).body.members, 1)
+    await call(svc, 'PUT', `/v1/rooms/${priv}/members/${u.wallet}`, { token: v.owner.token })
+    assert.equal((await membership(priv, u)).body.members, 2)
+  })
+})
+
+describe('§3.3 join and leave', () => {
+  it('§3.3 "join: caller\'s session venue owns the room; room is public → member"', async () => {
+    const { v, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    const r = await join(pub, u)
+    assert.equal(r.status, 200)
+    assert.equal(r.body.member, true)
+    assert.equal(r.body.refused, false)
+    assert.ok(r.body.joinedAt)
+    const again = await join(pub, u)
+    assert.equal(again.body.joinedAt, r.body.joinedAt, 'joining twice is idempotent')
+  })
+
+  it('§3.3 "join: room is private → not a member; refused set: \'this room is not open to join\'"', async () => {
+    const { v, priv } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    const before = await memberRows(priv)
+    const r = await join(priv, u)
+    assert.equal(r.status, 200)
+    assert.deepEqual(r.body, { member: false, refused: true, message: 'this room is not open to join', joinedAt: null })
+    assert.equal(r.body.message, MSG.ROOM_NOT_OPEN)
+    assert.deepEqual(await memberRows(priv), before)
+  })
+
+  it('§3.3 "join: room belongs to another venue → Error (not reported as invite-only)", public or private', async () => {
+    const { v, pub, priv } = await roomWorld()
+    const elsewhere = await claimVenue(svc)
+    const u = await signIn(svc, undefined, elsewhere.venueId)
+    const noVenue = await signIn(svc)
+    for (const room of [pub, priv]) {
+      const before = await memberRows(room)
+      for (const who of [u, noVenue, elsewhere.owner]) {
+        const r = await join(room, who)
+        expectError(r, 403, 'room-other-venue')
+        assert.equal(r.body.refused, undefined)
+        assert.notEqual(r.body.error.message, MSG.ROOM_NOT_OPEN)
+      }
+      assert.deepEqual(await memberRows(room), before)
+    }
+    // The venue key binds the request to the key's venue.
+    assert.equal((await join(pub, u, v.key)).body.member, true)
+  })
+
+  it('§5.6 "Join and leave work only for the session\'s own venue\'s room": leave of another venue\'s room is an error and changes nothing', async () => {
+    const { v, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    await join(pub, u)
+    const elsewhere = await claimVenue(svc)
+    const sameAccountOtherVenue = await signIn(svc, u.account, elsewhere.venueId)
+    const before = await memberRows(pub)
+    expectError(await leave(pub, sameAccountOtherVenue), 403, 'room-other-venue')
+    assert.deepEqual(await memberRows(pub), before)
+  })
+
+  it('§3.3 "member → leave (own venue\'s room) → left. Sticky." and "left → join (public room) → member (Rejoin)"', async () => {
+    const { v, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    await join(pub, u)
+    const l = await leave(pub, u)
+    assert.equal(l.status, 200)
+    assert.equal(l.body.member, false)
+    assert.equal(l.body.left, true)
+    const m = await membership(pub, u)
+    assert.equal(m.body.member, false)
+    assert.equal(m.body.left, true)
+    // Sticky: following the subject does not bring them back.
+    await follow(u, 'category', (await membership(pub)).body.room.subject.ref)
+    assert.equal((await membership(pub, u)).body.member, false)
+    const back = await join(pub, u)
+    assert.equal(back.body.member, true)
+    const m2 = await membership(pub, u)
+    assert.equal(m2.body.member, true)
+    assert.equal(m2.body.left, false)
+  })
+
+  it('join and leave need a session: 401, nothing written', async () => {
+    const { pub } = await roomWorld()
+    const before = await memberRows(pub)
+    expectError(await call(svc, 'POST', `/v1/rooms/${pub}/join`), 401, 'unauthenticated')
+    expectError(await call(svc, 'POST', `/v1/rooms/${pub}/leave`), 401, 'unauthenticated')
+    assert.deepEqual(await memberRows(pub), before)
+    const u = await signIn(svc)
+    expectError(await join('r_nosuchroom', u), 404, 'room-not-found')
+    expectError(await join('not a room', u), 400, 'validation-failed')
+    expectError(await call(svc, 'POST', `/v1/rooms/${pub}/join?x=1`, { token: u.token }), 400, 'unsupported-param')
+  })
+
+  it('the owner adds members to a private room (its way in) and removes them; nobody else can', async () => {
+    const { v, priv } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    const other = await claimVenue(svc)
+    const before = await memberRows(priv)
+    expectError(await call(svc, 'PUT', `/v1/rooms/${priv}/members/${u.wallet}`, { token: u.token }), 403, 'forbidden')
+    expectError(await call(svc, 'PUT', `/v1/rooms/${priv}/members/${u.wallet}`, { token: other.owner.token }), 403, 'forbidden')
+    assert.deepEqual(await memberRows(priv), before)
+    const add = await call(svc, 'PUT', `/v1/rooms/${priv}/members/${u.wallet}`, { token: v.owner.token })
+    assert.equal(add.status, 200)
+    assert.equal((await membership(priv, u)).body.member, true)
+    assert.equal((await post(svc, u, { room: priv })).status, 201)
+    const rm = await call(svc, 'DELETE', `/v1/rooms/${priv}/members/${u.wallet}`, { token: v.owner.token })
+    assert.equal(rm.status, 200)
+    assert.equal((await membership(priv, u)).body.member, false)
+    expectError(await post(svc, u, { room: priv }), 404, 'room-not-found')
+  })
+})
+
+describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', () => {
+  it('§3.3 "a member may post": the post is in the room', async () => {
+    const { v, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    await join(pub, u)
+    const r = await post(svc, u, { room: pub })
+    assert.equal(r.status, 201)
+    assert.equal(r.body.post.roomId, pub)
+  })
+
+  it('§3.3 "create post in room: caller follows the room\'s subject and the subject is followable → member. Membership recorded on the first post."', async () => {
+    const { v, node, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    assert.equal((await follow(u, 'category', node)).status, 200)
+    assert.equal((await membership(pub, u)).body.member, false)
+    const r = await post(svc, u, { room: pub })
+    assert.equal(r.status, 201)
+    const m = await membership(pub, u)
+    assert.equal(m.body.member, true)
+    assert.ok(m.body.joinedAt)
+  })
+
+  it('§3.3 "A room whose subject is an org: or brand: node has no follow path; members there join explicitly"', async () => {
+    const v = await claimVenue(svc)
+    const orgRoom = await createRoom(svc, v, { subjectType: 'org', subjectRef: 'acme' })
+    const u = await signIn(svc, undefined, v.venueId)
+    // Even a follows row (no route can create one for org or brand) does not make a member.
+    const account = await accountOf(u)
+    for (const [type, ref] of [['org', 'acme'], ['brand', v.venueId]]) {
+      await svc.ctx.db.insertInto('follows').values({ account_id: account, subject_type: type, subject_ref: ref }).execute()
+    }
+    expectError(await post(svc, u, { room: orgRoom }), 403, 'room-join-required', MSG.JOIN_TO_POST)
+    expectError(await post(svc, u, { room: 'self' }), 401, 'venue-key-required')
+    const self = await call(svc, 'POST', '/v1/social/posts', { token: u.token, key: v.key, body: { subjectType: 'topic', subjectRef: 'x', body: 'hi', room: 'self' } })
+    expectError(self, 403, 'room-join-required', MSG.JOIN_TO_POST)
+    await join(orgRoom, u)
+    assert.equal((await post(svc, u, { room: orgRoom })).status, 201)
+    await join('self', u, v.key)
+    const ok = await call(svc, 'POST', '/v1/social/posts', { token: u.token, key: v.key, body: { subjectType: 'topic', subjectRef: 'x', body: 'hi', room: 'self' } })
+    assert.equal(ok.status, 201)
+    assert.equal(ok.body.post.roomId, v.selfRoomId)
+  })
+
+  it('§7 "Post into a room by a non-member who does not follow the room\'s subject → 403 \'join this room to post in it\'", nothing written', async () => {
+    const { v, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    const before = await svc.ctx.db.selectFrom('posts').select('id').where('room_id', '=', pub).execute()
+    const r = await post(svc, u, { room: pub })
+    expectError(r, 403, 'room-join-required', 'join this room to post in it')
+    assert.equal((await svc.ctx.db.selectFrom('posts').select('id').where('room_id', '=', pub).execute()).length, before.length)
+    assert.equal((await membership(pub, u)).body.member, false)
+  })
+
+  it('§7 "Post into a room by someone who left it → \'you left this room — rejoin to post\'" even when they follow; it differs from the join message', async () => {
+    const { v, node, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    await join(pub, u)
+    await leave(pub, u)
+    await follow(u, 'category', node)
+    const r = await post(svc, u, { room: pub })
+    expectError(r, 403, 'room-left', 'you left this room — rejoin to post')
+    assert.equal(MSG.LEFT_ROOM, 'you left this room — rejoin to post')
+    assert.equal(MSG.JOIN_TO_POST, 'join this room to post in it')
+    assert.notEqual(MSG.LEFT_ROOM, MSG.JOIN_TO_POST)
+    assert.equal((await membership(pub, u)).body.member, false, 'the refused post did not rejoin them')
+    await join(pub, u)
+    assert.equal((await post(svc, u, { room: pub })).status, 201)
+  })
+
+  it('a private room: an outsider (follower or not) posting into it gets 404, never a member; a member posts', async () => {
+    const { v, node, priv } = await roomWorld()
+    const outsider = await signIn(svc, undefined, v.venueId)
+    await follow(outsider, 'topic', `${node}-inner`)
+    expectError(await post(svc, outsider, { room: priv }), 404, 'room-not-found')
+    assert.equal((await membership(priv, outsider)).body.member, false)
+    assert.equal((await post(svc, v.owner, { room: priv })).status, 201)
+  })
+
+  it('a reply lands in its parent\'s room under the same rules (non-member, left, private outsider)', async () => {
+    const { v, pub, priv } = await roomWorld()
+    const member = await signIn(svc, undefined, v.venueId)
+    await join(pub, member)
+    const top = await post(svc, member, { room: pub })
+    const privTop = await post(svc, v.owner, { room: priv })
+    const stranger = await signIn(svc, undefined, v.venueId)
+    expectError(await post(svc, stranger, { parentId: top.body.post.id }), 403, 'room-join-required', MSG.JOIN_TO_POST)
+    expectError(await post(svc, stranger, { parentId: privTop.body.post.id }), 404, 'post-not-found')
+    const reply = await post(svc, member, { parentId: top.body.post.id })
+    assert.equal(reply.status, 201)
+    assert.equal(reply.body.post.roomId, pub)
+    await leave(pub, member)
+    expectError(await post(svc, member, { parentId: top.body.post.id }), 403, 'room-left', MSG.LEFT_ROOM)
+  })
+
+  it('§5.7 a wallet banned on the room\'s venue may not post into its rooms, whatever its session venue; reading stays open', async () => {
+    const { v, pub } = await roomWorld()
+    const elsewhere = await claimVenue(svc)
+    const u = await signIn(svc, undefined, v.venueId)
+    await join(pub, u)
+    const ban = await call(svc, 'POST', '/v1/mod/ban', { token: v.owner.token, body: { venueId: v.venueId, wallet: u.wallet } })
+    assert.equal(ban.status, 200)
+    const otherSession = await signIn(svc, u.account, elsewhere.venueId)
+    expectError(await post(svc, otherSession, { room: pub }), 403, 'banned')
+    expectError(await post(svc, u, { room: pub }), 403, 'banned')
+    assert.equal((await membership(pub, u)).status, 200)
+    assert.equal((await call(svc, 'GET', `/v1/rooms/${pub}/board`, { token: u.token })).status, 200)
+  })
+})
+
+describe('§7 reads of a private room by outsiders', () => {
+  it('§7 "Thread or board of a private room read by an outsider → 404 (not 403, so existence is not confirmed)"', async () => {
+    const { v, priv } = await roomWorld()
+    await post(svc, v.owner, { room: priv, subjectType: 'topic', subjectRef: 'secret' })
+    const outsider = await signIn(svc, undefined, v.venueId)
+    const elsewhere = await claimVenue(svc)
+    for (const who of [undefined, outsider, elsewhere.owner]) {
+      expectError(await call(svc, 'GET', `/v1/rooms/${priv}/board`, { token: who?.token }), 404, 'room-not-found')
+      expectError(await call(svc, 'GET', `/v1/rooms/${priv}`, { token: who?.token }), 404, 'room-not-found')
+      const thread = await call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=secret&room=${priv}`, { token: who?.token })
+      expectError(thread, 404, 'room-not-found')
+    }
+    // Same answer as a room that does not exist.
+    const none = await call(svc, 'GET', '/v1/rooms/r_doesnotexist00/board')
+    expectError(none, 404, 'room-not-found', (await call(svc, 'GET', `/v1/rooms/${priv}/board`)).body.error.message)
+    // Insiders read it.
+    assert.equal((await call(svc, 'GET', `/v1/rooms/${priv}/board`, { token: v.owner.token })).status, 200)
+    assert.equal((await call(svc, 'GET', `/v1/rooms/${priv}/board`, { token: operator.token })).status, 200)
+    const t = await call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=secret&room=${priv}`, { token: v.owner.token })
+    assert.equal(t.status, 200)
+    assert.equal(t.body.posts.length, 1)
+  })
+})
+
+describe('§2.9 room board', () => {
+  async function takeAndResolve(u: TestUser, node: string, winnerSide: number, mySide: number) {
+    const m = await addMarket(svc, { nodes: [{ type: 'category', ref: node }] })
+    await svc.chain.setPosition(u.wallet, m.id, mySide, 10n)
+    const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'take' } })
+    assert.equal(r.body.post.stance.side, mySide)
+    await svc.chain.resolve(m.id, winnerSide)
+  }
+
+  it('§2.9 "the members ranked at the room\'s node, each as rank of population; rank: null means unranked, not last"', async () => {
+    const v = await claimVenue(svc)
+    const node = `board-${Math.random().toString(36).slice(2, 8)}`
+    const room = await createRoom(svc, v, { subjectType: 'category', subjectRef: node })
+    const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map(() => signIn(svc, undefined, v.venueId)))
+    for (const u of [a, b, c]) await join(room, u)
+    await takeAndResolve(a, node, 0, 0)
+    await takeAndResolve(a, node, 0, 0)
+    await takeAndResolve(b, node, 0, 0)
+    await takeAndResolve(b, node, 0, 1)
+    await takeAndResolve(d, node, 1, 1) // d is ranked at the node but not a member
+    // b is strong elsewhere: the board ranks at the room's node only.
+    for (let i = 0; i < 3; i++) await takeAndResolve(b, `${node}-other`, 0, 0)
+    const r = await call(svc, 'GET', `/v1/rooms/${room}/board`)
+    assert.equal(r.status, 200)
+    assert.deepEqual(r.body.facet, { type: 'category', ref: node })
+    assert.equal(r.body.population, 3)
+    const rows = r.body.board.map((e: { wallet: string; rank: number | null; population: number; right: number; wrong: number }) => [e.wallet, e.rank, e.population, e.right, e.wrong])
+    const owner = v.owner.wallet
+    // a: 2-0 ranks 1; d (not a member, 1-0) ranks 2; b: 1-1 ranks 3 of 3. c and the owner have no record: unranked.
+    assert.deepEqual(rows.slice(0, 2), [
+      [a.wallet, 1, 3, 2, 0],
+      [b.wallet, 3, 3, 1, 1],
+    ])
+    assert.deepEqual(rows.slice(2).sort(), [
+      [c.wallet, null, 3, 0, 0],
+      [owner, null, 3, 0, 0],
+    ].sort())
+    assert.equal(r.body.members, 4)
+    assert.ok(!rows.some((x: unknown[]) => x[0] === d.wallet), 'non-members are not on the board')
+    // Cursor paging walks the same order.
+    const seen: string[] = []
+    let cursor: string | null = null
+    do {
+      const page: { body: { board: { wallet: string }[]; nextCursor: string | null } } = await call(svc, 'GET', `/v1/rooms/${room}/board?limit=1${cursor ? `&cursor=${cursor}` : ''}`)
+      seen.push(...page.body.board.map((e) => e.wallet))
+      cursor = page.body.nextCursor
+    } while (cursor)
+    assert.deepEqual(seen, r.body.board.map((e: { wallet: string }) => e.wallet))
+    expectError(await call(svc, 'GET', `/v1/rooms/${room}/board?cursor=bogus`), 400, 'validation-failed')
+    expectError(await call(svc, 'GET', `/v1/rooms/${room}/board?sort=rank`), 400, 'unsupported-param')
+  })
+})
+
+describe('room ids', () => {
+  it('a venue id in a session that is not claimed gives no venue rights', async () => {
+    const ghost = newVenueId()
+    const u = await signIn(svc, undefined, ghost)
+    expectError(await call(svc, 'POST', '/v1/rooms', { token: u.token, body: { subjectType: 'topic', subjectRef: 'x', visibility: 'public', title: 'x' } }), 403, 'forbidden')
+  })
+})

@@ -1,0 +1,51 @@
+/* global process */
+/**
+ * @web/test-runner for every browser test (`test/browser/**\/*.test.ts`) in Debian Chromium
+ * (`apt-get install -y chromium`). TypeScript through esbuild; bare imports resolved from node_modules.
+ * A reference service (dev fixture routes on, see test/helpers/sdk-fixture.ts) starts with the dev server;
+ * tests read its addresses from `/__vk/config.json` ({ url, streamUrl }).
+ *
+ *   npx wtr                      all browser tests
+ *   npx wtr "test/browser/sdk.test.ts"
+ */
+import { esbuildPlugin } from '@web/dev-server-esbuild'
+import { chromeLauncher } from '@web/test-runner-chrome'
+import { tsImport } from 'tsx/esm/api'
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+
+/** Starts the reference service with the dev server and stops it with it. */
+function referenceService() {
+  let svc = null
+  return {
+    name: 'venuekit-reference-service',
+    async serverStart() {
+      const { startSdkFixture } = await tsImport('./test/helpers/sdk-fixture.ts', import.meta.url)
+      svc = await startSdkFixture()
+    },
+    serve(context) {
+      if (context.path === '/__vk/config.json') return { body: JSON.stringify({ url: svc.url, streamUrl: svc.streamUrl }), type: 'json' }
+    },
+    async serverStop() {
+      await svc?.close()
+    },
+  }
+}
+
+export default {
+  files: ['test/browser/**/*.test.ts'],
+  nodeResolve: true,
+  concurrency: 1,
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), referenceService()],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      },
+    }),
+  ],
+  testFramework: { config: { timeout: 20_000 } },
+  testsFinishTimeout: 180_000,
+}
