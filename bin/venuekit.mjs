@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npx venuekit serve`: runs the TypeScript CLI through tsx's loader (the package ships its sources).
+import console from 'node:console'
 import process from 'node:process'
 
 let register

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Deno smoke test (CI): type-checks the Deno entry, then runs test/deno/smoke.test.ts under Deno. The test
+# Deno smoke test (CI): type-checks the Deno entry, then runs test/deno/smoke.ts under Deno. The test
 # starts src/server/deno.ts on a free port (PGlite in a temporary data directory; also PostgreSQL when
-# VK_TEST_DATABASE_URL is set), signs in, posts a take and reads it in the feed, then stops the server.
+# VK_TEST_DATABASE_URL or VK_PG_URL names a server), signs in, posts a take and reads it in the feed,
+# then stops the server. (smoke.ts is not named *.test.ts, so `deno test test/deno/` does not run it twice.)
 # Deno comes from the `deno` npm package (no download). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,8 +13,9 @@ if [ -z "$DENO" ] || [ ! -x "$DENO" ]; then
   DENO="node node_modules/deno/bin.cjs"
 fi
 
+export VK_TEST_DATABASE_URL="${VK_TEST_DATABASE_URL:-${VK_PG_URL:-}}"
 trap 'echo "deno smoke: FAIL" >&2' ERR
 echo "deno smoke: $($DENO --version | head -1)"
-$DENO check src/server/deno.ts test/deno/smoke.test.ts
-$DENO test --allow-run --allow-net --allow-env --allow-read --allow-write --allow-sys test/deno/smoke.test.ts
+$DENO check src/server/deno.ts test/deno/smoke.ts
+$DENO test --allow-run --allow-net --allow-env --allow-read --allow-write --allow-sys test/deno/smoke.ts
 echo "deno smoke: PASS (Deno.serve + Deno.upgradeWebSocket, PGlite$([ -n "${VK_TEST_DATABASE_URL:-}" ] && echo ' and PostgreSQL'); SIWE sign-in, take with proven stance read in the feed, stream event, clean stop)"

@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   'conflict',
   'payload-too-large',
   'rate-limited',
+  'origin-not-allowed',
   'method-not-allowed',
   'internal',
 ] as const

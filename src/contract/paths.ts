@@ -36,6 +36,8 @@ export const PATHS = {
   modAudit: '/v1/mod/audit',
   adminKeys: '/admin/keys',
   venueUsage: (venueId: string) => `/v1/venues/${e(venueId)}/usage`,
+  /** The browser origins a venue's keys are accepted from (owner only; an empty list allows any origin). */
+  venueOrigins: (venueId: string) => `/v1/venues/${e(venueId)}/origins`,
   sponsorship: '/v1/gateway/sponsorship',
   stream: '/v1/stream',
   health: '/v1/health',

@@ -348,6 +348,12 @@ export interface VenueUsage {
   days: VenueUsageDay[]
 }
 
+/** A venue's allowed browser origins (`PUT /v1/venues/:id/origins`). Empty: any origin. */
+export interface VenueOrigins {
+  venueId: string
+  origins: string[]
+}
+
 export interface RoomList {
   rooms: RoomInfo[]
 }

@@ -18,15 +18,20 @@ import { keyRoutes } from './routes/keys.ts'
 import { roomRoutes } from './routes/rooms.ts'
 import { modRoutes } from './routes/mod.ts'
 import { recordRoutes } from './routes/records.ts'
+import { venueOriginRoutes } from './routes/venue-origins.ts'
+import { venueOriginCheck } from './http/origin-check.ts'
+import { rateLimit } from './http/rate-limit.ts'
 import { PATHS } from '../contract/paths.ts'
 
 export type RouteModule = (ctx: ServiceContext) => Hono
 
 /** Route modules, in mount order. Each lives in `routes/` and owns its paths. */
-const modules: RouteModule[] = [gatewayRoutes, authRoutes, postRoutes, feedRoutes, threadRoutes, profileRoutes, countRoutes, followRoutes, marketRoutes, forYouRoutes, keyRoutes, roomRoutes, modRoutes, recordRoutes]
+const modules: RouteModule[] = [gatewayRoutes, authRoutes, postRoutes, feedRoutes, threadRoutes, profileRoutes, countRoutes, followRoutes, marketRoutes, forYouRoutes, keyRoutes, roomRoutes, modRoutes, recordRoutes, venueOriginRoutes]
 
 export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () => {}) {
   const app = new Hono()
+  // CORS: preflights carry no key value, so they are answered for any origin; the actual request is
+  // checked against its key's venue's origins (http/origin-check.ts). Then write rate limits.
   app.use(
     '*',
     cors({
@@ -37,6 +42,8 @@ export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () =
       maxAge: 600,
     }),
   )
+  app.use('*', venueOriginCheck(ctx))
+  app.use('*', rateLimit(ctx))
   app.get(PATHS.health, (c) => c.json({ ok: true, store: ctx.store.kind }))
   extra(app)
   for (const m of modules) app.route('/', m(ctx))

@@ -4,6 +4,7 @@ import type { Database } from './db/schema.ts'
 import type { Store } from './db/open.ts'
 import type { ChainSource } from './chain/source.ts'
 import type { PubSub } from './realtime/pubsub.ts'
+import type { RateLimits } from './services/rate-limits.ts'
 
 export interface ServiceConfig {
   /** Wallets (lowercased) that are platform operators. */
@@ -16,6 +17,8 @@ export interface ServiceConfig {
   siweDomain: string
   siweUri: string
   chainId: number
+  /** Write rate limits; null when off (tests, benchmarks). */
+  rateLimits: RateLimits | null
 }
 
 export interface ServiceContext {

@@ -3,9 +3,13 @@
  * `Deno.serve`; the stream is upgraded with `Deno.upgradeWebSocket` and attached to the same Hub.
  * npm packages resolve from the project's node_modules (package.json is present, so Deno uses it).
  *
- *   deno run --allow-net --allow-env --allow-read --allow-write --allow-sys src/server/deno.ts \
+ *   deno run --allow-net --allow-env --allow-read --allow-write --allow-sys --allow-run src/server/deno.ts \
  *     [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--seed] [--dev] [--operator 0x…]
- *   DATABASE_URL=postgres://… switches the store to PostgreSQL.
+ *   DATABASE_URL=postgres://… switches the store to PostgreSQL.   (`npm run serve:deno -- …` does the same.)
+ *
+ * `--allow-run` only lets the data-directory lock probe whether the process named in a lock file is alive
+ * (Deno gates `process.kill(pid, 0)` behind it). Without it a lock is always treated as held, so a lock
+ * left by a crashed process must then be deleted by hand (DIR/venuekit.lock).
  *
  * Excluded from the Node typecheck (tsconfig); `deno check src/server/deno.ts` checks it.
  */

@@ -1,7 +1,7 @@
 /**
  * Demo data for `venuekit serve` and the demo pages. Deterministic: the same markets (ids derived from
  * fixed slugs), wallets (fixed keys, demo-wallets.ts), trades, posts and results on every run; only
- * the timestamps follow the clock (the story is laid out over the three days before `now`).
+ * the timestamps follow the clock (the story is laid out over the ~40 hours before `now`).
  *
  * Everything goes through the real service paths: markets, prices, trades and resolutions through the
  * chain controller; posts, replies and agrees through the post service with a Caller, follows through the follow service, so every stance
@@ -52,8 +52,8 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
   { slug: 'btc-150k', title: 'Will Bitcoin trade above $150,000 before 31 December?', nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], closesInDays: 40, prices: [3800, 6200] },
   { slug: 'eth-staking-etf', title: 'Will a US spot ETH ETF with staking be approved by June?', nodes: [n('category', 'crypto'), n('topic', 'ethereum'), n('country', 'us'), n('org', 'sec')], closesInDays: 60, prices: [5500, 4500] },
   { slug: 'eth-4k-friday', title: 'ETH on Friday 16:00 UTC: above $4,000?', outcomes: ABOVE_BELOW, nodes: [n('category', 'crypto'), n('topic', 'ethereum')], closesInDays: 3, prices: [4700, 5300] },
-  { slug: 'btc-up-or-down-day-1', title: 'Bitcoin up or down today? (day 1)', outcomes: UP_DOWN, nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], series: 'btc-up-or-down', closesInDays: -2, prices: [5000, 5000] },
-  { slug: 'btc-up-or-down-day-2', title: 'Bitcoin up or down today? (day 2)', outcomes: UP_DOWN, nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], series: 'btc-up-or-down', closesInDays: -1, prices: [5000, 5000] },
+  { slug: 'btc-up-or-down-day-1', title: 'Bitcoin up or down today? (day 1)', outcomes: UP_DOWN, nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], series: 'btc-up-or-down', closesInDays: -1.3, prices: [5000, 5000] },
+  { slug: 'btc-up-or-down-day-2', title: 'Bitcoin up or down today? (day 2)', outcomes: UP_DOWN, nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], series: 'btc-up-or-down', closesInDays: -1.1, prices: [5000, 5000] },
   { slug: 'btc-up-or-down-day-3', title: 'Bitcoin up or down today? (day 3)', outcomes: UP_DOWN, nodes: [n('category', 'crypto'), n('topic', 'bitcoin')], series: 'btc-up-or-down', closesInDays: 0.5, prices: [5400, 4600] },
   { slug: 'brazil-election', title: 'Will the incumbent win the Brazilian presidential election?', nodes: [n('category', 'politics'), n('topic', 'elections'), n('country', 'br')], closesInDays: 120, prices: [4200, 5800] },
   { slug: 'fed-cut', title: 'Will the Fed cut rates at its next meeting?', nodes: [n('category', 'economy'), n('topic', 'rates'), n('country', 'us'), n('org', 'fed')], closesInDays: 20, prices: [6400, 3600] },
@@ -66,8 +66,8 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
     closesInDays: 75,
     prices: [3100, 2400, 1800, 2700],
   },
-  { slug: 'lakers-playoffs', title: 'Will the Lakers make the playoffs?', nodes: [n('category', 'sports'), n('topic', 'basketball'), n('org', 'nba'), n('country', 'us')], closesInDays: -1, prices: [3000, 7000] },
-  { slug: 'london-snow-xmas', title: 'Will London record snow on Christmas Day?', nodes: [n('category', 'weather'), n('country', 'gb')], closesInDays: -1, prices: [1200, 8800] },
+  { slug: 'lakers-playoffs', title: 'Will the Lakers make the playoffs?', nodes: [n('category', 'sports'), n('topic', 'basketball'), n('org', 'nba'), n('country', 'us')], closesInDays: -1.05, prices: [3000, 7000] },
+  { slug: 'london-snow-xmas', title: 'Will London record snow on Christmas Day?', nodes: [n('category', 'weather'), n('country', 'gb')], closesInDays: -1.05, prices: [1200, 8800] },
   { slug: 'tokyo-35c', title: 'Will Tokyo reach 35°C before August?', nodes: [n('category', 'weather'), n('topic', 'heat'), n('country', 'jp')], closesInDays: 45, prices: [5600, 4400] },
 ]
 
@@ -94,8 +94,8 @@ export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainControlle
   const { chain } = svc
   if ((await svc.ctx.chain.markets([demoMarketId(DEMO_MARKETS[0].slug)])).size) throw new Error('the demo data is already seeded in this store')
   const end = (opts.now ?? svc.ctx.now()).getTime()
-  // The story's clock: each step moves it forward, so posts and trades are spread over three days.
-  let t = end - 3 * DAY
+  // The story's clock: each step moves it forward, so posts and trades are spread over the last ~40 hours.
+  let t = end - 42 * HOUR
   const step = (minutes: number) => (t = Math.min(end - 60_000, t + minutes * 60_000))
   const ctx: ServiceContext = { ...svc.ctx, now: () => new Date(t) }
 

@@ -11,6 +11,7 @@ import { MemoryPubSub, type PubSub } from './realtime/pubsub.ts'
 import type { ServiceConfig, ServiceContext } from './context.ts'
 import { LIMITS } from '../contract/limits.ts'
 import { NETWORKS } from '../contract/networks.ts'
+import { resolveRateLimits, type RateLimits } from './services/rate-limits.ts'
 
 export interface ServiceOptions {
   /** PGlite data directory; omitted means in memory. Ignored when `databaseUrl` is set. */
@@ -31,6 +32,11 @@ export interface ServiceOptions {
    * For local demos and smoke tests only; never on by default.
    */
   dev?: boolean
+  /**
+   * Write rate limits per account, venue key and client address (docs/RELIABILITY.md). Omitted: the
+   * production defaults (`DEFAULT_RATE_LIMITS`); a partial object overrides the values it names; `false`: off.
+   */
+  rateLimits?: Partial<RateLimits> | false
 }
 
 export interface Service {
@@ -50,6 +56,7 @@ export function serviceApp(svc: Service, mount?: (app: Hono) => void): Hono {
 }
 
 export async function createService(opts: ServiceOptions = {}): Promise<Service> {
+  const rateLimits = resolveRateLimits(opts.rateLimits)
   const store = await openStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl })
   let bus: PubSub = new MemoryPubSub()
   if (store.databaseUrl) {
@@ -64,6 +71,7 @@ export async function createService(opts: ServiceOptions = {}): Promise<Service>
     siweDomain: opts.siweDomain ?? 'localhost',
     siweUri: opts.siweUri ?? 'http://localhost',
     chainId: opts.chainId ?? NETWORKS.testnet.chainId,
+    rateLimits,
   }
   const ctx: ServiceContext = { store, db: store.db, chain, bus, config, now: opts.now ?? (() => new Date()) }
   const { wireChainHooks } = await import('./services/chain-hooks.ts')

@@ -21,10 +21,23 @@ async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
   return {
     url: u.toString(),
     async drop() {
+      // pg's Pool.end() can resolve before its sockets close: give them a moment before forcing.
       const d = new pg.Client({ connectionString: admin })
       await d.connect()
-      await d.query(`drop database if exists ${name} with (force)`)
-      await d.end()
+      try {
+        for (let i = 0; i < 20; i++) {
+          try {
+            await d.query(`drop database if exists ${name}`)
+            return
+          } catch (e: any) {
+            if (e?.code !== '55006') throw e // object in use
+            await new Promise((r) => setTimeout(r, 100))
+          }
+        }
+        await d.query(`drop database if exists ${name} with (force)`)
+      } finally {
+        await d.end()
+      }
     },
   }
 }
@@ -42,7 +55,8 @@ export async function startTestService(opts: ReferenceServiceOptions = {}): Prom
     databaseUrl = db.url
     drop = db.drop
   }
-  const svc = await startReferenceService({ port: 0, ...opts, databaseUrl })
+  // Write rate limits are off unless a test asks for them: suites write a lot from 127.0.0.1.
+  const svc = await startReferenceService({ port: 0, rateLimits: false, ...opts, databaseUrl })
   const close = svc.close
   return Object.assign(svc, {
     databaseUrl,

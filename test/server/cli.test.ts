@@ -154,7 +154,11 @@ describe('cli: serve with a data directory', () => {
   const lock = path.join(dir, 'venuekit.lock')
   let postsBefore = 0
 
-  it('prints the URL, the stream URL, the store kind and the demo wallets; seeds the empty store; dev routes stay off', async () => {
+  it('prints the URL, the stream URL, the store kind and the demo wallets; seeds the empty store; dev routes stay off; a stale lock is taken over', async () => {
+    // A lock left by a process that is gone (one we ran and waited for) does not block the start.
+    const gone = spawn(process.execPath, ['-e', ''])
+    await new Promise((r) => gone.on('exit', r))
+    fs.writeFileSync(lock, String(gone.pid))
     const cli = runCli(['serve', '--port', '0', '--data-dir', dir])
     try {
       const svc = await ready(cli)
@@ -166,7 +170,7 @@ describe('cli: serve with a data directory', () => {
       assert.doesNotMatch(out, /dev:/)
       const h = await call(svc, 'GET', PATHS.health)
       assert.deepEqual(h.body, { ok: true, store: 'pglite' })
-      assert.equal(fs.readFileSync(lock, 'utf8'), String(cli.proc.pid))
+      assert.equal(fs.readFileSync(lock, 'utf8'), String(cli.proc.pid), 'the lock now names the running CLI')
       postsBefore = await threadCount(svc)
       assert.ok(postsBefore >= 3)
       assert.equal((await call(svc, 'POST', DEV_PATHS.markets, { body: { title: 'x' } })).status, 404)

@@ -271,6 +271,21 @@ create index posts_subject_live on posts(subject_type, subject_ref, score desc, 
   where parent_id is null and deleted_at is null and state = 'visible' and not room_private;
 `
 
+/**
+ * Write rate limits (docs/RELIABILITY.md): fixed-window hit counters, shared by every instance over one
+ * database. `bucket` names what is counted (`acct:<account id>`, `key:<sha256 of the venue key>`,
+ * `ip:<address>`, `signin:<address>`), never a raw secret; `window_start` is the window's first instant.
+ */
+const m003 = `
+create table rate_counters (
+  bucket text not null,
+  window_start timestamptz not null,
+  hits integer not null default 0,
+  primary key (bucket, window_start)
+);
+create index rate_counters_window on rate_counters(window_start);
+`
+
 const run = (script: string): Migration => ({
   async up(db: Kysely<any>) {
     for (const stmt of statements(script)) await sql.raw(stmt).execute(db)
@@ -280,6 +295,7 @@ const run = (script: string): Migration => ({
 export const MIGRATIONS: Record<string, Migration> = {
   '001_initial': run(m001),
   '002_subject_live_index': run(m002),
+  '003_rate_counters': run(m003),
 }
 
 export const migrationProvider: MigrationProvider = {

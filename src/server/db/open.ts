@@ -25,12 +25,17 @@ export class DataDirLockedError extends Error {
 
 const LOCK_NAME = 'venuekit.lock'
 
+/**
+ * Whether the lock's process may still run. Only ESRCH ("no such process") proves it is gone: any other
+ * failure (EPERM, or Deno without --allow-run refusing the probe) counts as alive, so two processes never
+ * share a directory.
+ */
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
   } catch (e: any) {
-    return e?.code === 'EPERM'
+    return e?.code !== 'ESRCH'
   }
 }
 

@@ -131,4 +131,5 @@ export interface Database {
     score: number
     updated_at: Ts
   }
+  rate_counters: { bucket: string; window_start: Ts; hits: Generated<number> }
 }

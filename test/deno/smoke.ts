@@ -10,7 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { PATHS, threadTopic } from '../../src/contract/paths.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
-const PERMS = ['--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys']
+const PERMS = ['--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys', '--allow-run']
 
 interface Json {
   status: number
@@ -103,7 +103,7 @@ async function smoke(t: Deno.TestContext, store: Store) {
     await t.step(`health: ${store.kind} store under Deno`, async () => {
       const h = await call(base, 'GET', PATHS.health)
       assert.deepEqual(h.body, { ok: true, store: store.kind })
-      if (store.dataDir) assert.ok((await Deno.stat(`${store.dataDir}/venuekit.lock`)).isFile, 'data-directory lock taken')
+      if (store.dataDir) assert.equal(await Deno.readTextFile(`${store.dataDir}/venuekit.lock`), String(child.pid), 'data-directory lock taken (a stale one taken over)')
     })
 
     const account = privateKeyToAccount(generatePrivateKey())
@@ -183,11 +183,15 @@ async function smoke(t: Deno.TestContext, store: Store) {
 }
 
 Deno.test({
-  name: 'deno smoke (PGlite data directory): serve, sign in (SIWE), market + position via dev routes, take with a proven stance read in the feed, stream event, clean stop',
+  name: 'deno smoke (PGlite data directory, stale lock taken over): serve, sign in (SIWE), market + position via dev routes, take with a proven stance read in the feed, stream event, clean stop',
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
     const dataDir = await Deno.makeTempDir({ prefix: 'vk-deno-smoke-' })
+    // A stale lock left by a process that is gone (one we ran and waited for) is taken over.
+    const gone = new Deno.Command(Deno.execPath(), { args: ['--version'], stdout: 'null' }).spawn()
+    await gone.status
+    await Deno.writeTextFile(`${dataDir}/venuekit.lock`, String(gone.pid))
     try {
       await smoke(t, { args: ['--data-dir', dataDir], env: { DATABASE_URL: '' }, kind: 'pglite', dataDir })
     } finally {
