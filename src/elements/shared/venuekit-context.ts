@@ -1,0 +1,34 @@
+/**
+ * How an element finds the page's venuekit context: the nearest `<vk-platform-provider>` above it
+ * (Lit context), otherwise the page's registered context (`getVenuekit()`, set up by the script tag
+ * or by the app). Elements that need a client render nothing without one (§9.3).
+ */
+import { ContextConsumer, createContext } from '@lit/context'
+import type { ReactiveController, ReactiveElement } from 'lit'
+import { getVenuekit, type Venuekit } from '../../stores/index.ts'
+
+/** A string key, so two copies of venuekit on one page share the same context. */
+export const venuekitContext = createContext<Venuekit | null>('venuekit-context')
+
+export class VenuekitController implements ReactiveController {
+  private provided: Venuekit | null | undefined
+  constructor(private readonly host: ReactiveElement, private readonly onChange: (vk: Venuekit | null) => void = () => {}) {
+    host.addController(this)
+    new ContextConsumer(host, {
+      context: venuekitContext,
+      subscribe: true,
+      callback: (v) => {
+        this.provided = v
+        this.onChange(this.value)
+        host.requestUpdate()
+      },
+    })
+  }
+  hostConnected() {
+    this.onChange(this.value)
+  }
+  /** The context in use, or null when the page has none. */
+  get value(): Venuekit | null {
+    return this.provided ?? getVenuekit()
+  }
+}
