@@ -13,11 +13,9 @@
  *
  * Excluded from the Node typecheck (tsconfig); `deno check src/server/deno.ts` checks it.
  */
-import { createService, serviceApp, type ServiceOptions } from './service.ts'
+import { createService, type RunningService, serviceApp, type ServiceOptions } from './service.ts'
 import { Hub } from './realtime/hub.ts'
 import { PATHS } from '../contract/paths.ts'
-import type { FixtureChain } from './chain/fixture.ts'
-import type { ServiceContext } from './context.ts'
 import { banner, explainStartError, parseServeFlags, SERVE_USAGE, seedIfEmpty, UsageError, type ServeFlags } from './serve-cli.ts'
 
 export interface DenoServiceOptions extends ServiceOptions {
@@ -27,15 +25,7 @@ export interface DenoServiceOptions extends ServiceOptions {
   mount?: Parameters<typeof serviceApp>[1]
 }
 
-export interface DenoService {
-  url: string
-  streamUrl: string
-  port: number
-  chain: FixtureChain
-  ctx: ServiceContext
-  hub: Hub
-  close(): Promise<void>
-}
+export type DenoService = RunningService
 
 export async function startDenoService(opts: DenoServiceOptions = {}): Promise<DenoService> {
   const svc = await createService(opts)

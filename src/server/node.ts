@@ -3,11 +3,9 @@ import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
 import type { createApp } from './app.ts'
-import { createService, serviceApp, type ServiceOptions } from './service.ts'
+import { createService, type RunningService, serviceApp, type ServiceOptions } from './service.ts'
 import { Hub, MAX_MESSAGE_CHARS } from './realtime/hub.ts'
 import { PATHS } from '../contract/paths.ts'
-import type { FixtureChain } from './chain/fixture.ts'
-import type { ServiceContext } from './context.ts'
 
 export interface ReferenceServiceOptions extends ServiceOptions {
   /** Port; 0 picks any free port. Default 8787. */
@@ -17,15 +15,7 @@ export interface ReferenceServiceOptions extends ServiceOptions {
   mount?: Parameters<typeof createApp>[1]
 }
 
-export interface ReferenceService {
-  url: string
-  streamUrl: string
-  port: number
-  chain: FixtureChain
-  ctx: ServiceContext
-  hub: Hub
-  close(): Promise<void>
-}
+export type ReferenceService = RunningService
 
 export async function startReferenceService(opts: ReferenceServiceOptions = {}): Promise<ReferenceService> {
   const svc = await createService(opts)

@@ -5,6 +5,7 @@
 import type { Hono } from 'hono'
 import { createApp } from './app.ts'
 import { devRoutes } from './routes/dev.ts'
+import type { Hub } from './realtime/hub.ts'
 import { openStore } from './db/open.ts'
 import { FixtureChain } from './chain/fixture.ts'
 import { MemoryPubSub, type PubSub } from './realtime/pubsub.ts'
@@ -85,4 +86,15 @@ export async function createService(opts: ServiceOptions = {}): Promise<Service>
       await store.close()
     },
   }
+}
+
+/** A service listening on a port, whatever the runtime (Node: node.ts, Deno: deno.ts). */
+export interface RunningService {
+  url: string
+  streamUrl: string
+  port: number
+  chain: FixtureChain
+  ctx: ServiceContext
+  hub: Hub
+  close(): Promise<void>
 }

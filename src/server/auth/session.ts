@@ -8,10 +8,11 @@ import { verifyMessage, getAddress } from 'viem'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import { LIMITS } from '../../contract/limits.ts'
 import type { NonceResult, SessionInfo } from '../../contract/types.ts'
-import { randomHex, timeId } from '../../core/ids.ts'
+import { randomHex } from '../../core/ids.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError, unauthenticated } from '../http/errors.ts'
 import { newSessionToken, sha256 } from './tokens.ts'
+import { ensureAccount } from '../services/accounts.ts'
 
 export interface Caller {
   accountId: string
@@ -54,12 +55,7 @@ export async function verifySignedMessage(ctx: ServiceContext, message: string, 
   if (!row || row.message !== message) throw new ApiError(400, 'invalid-nonce', 'message is not a sign-in message this service issued')
   if (row.used_at) throw new ApiError(400, 'invalid-nonce', 'this sign-in message was already used; ask for a new nonce')
   if (new Date(row.expires_at).getTime() < ctx.now().getTime()) throw new ApiError(400, 'invalid-nonce', 'this sign-in message has expired; ask for a new nonce')
-  let ok = false
-  try {
-    ok = await verifyMessage({ address: parsed.address, message, signature: signature as `0x${string}` })
-  } catch {
-    ok = false
-  }
+  const ok = await verifyMessage({ address: parsed.address, message, signature: signature as `0x${string}` }).catch(() => false)
   if (!ok) throw new ApiError(401, 'invalid-signature', 'the signature does not match the wallet in the message')
   // Consume atomically: a replay racing this one finds used_at set.
   const used = await ctx.db
@@ -75,21 +71,7 @@ export async function verifySignedMessage(ctx: ServiceContext, message: string, 
 
 /** The account that owns a wallet, created on first sign-in. */
 export async function accountForWallet(ctx: ServiceContext, wallet: string): Promise<string> {
-  const existing = await ctx.db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
-  if (existing) return existing.account_id
-  const id = timeId('a_')
-  return ctx.db.transaction().execute(async (tx) => {
-    await tx.insertInto('accounts').values({ id, created_at: ctx.now() }).execute()
-    const ins = await tx
-      .insertInto('wallets')
-      .values({ address: wallet, account_id: id, linked_at: ctx.now() })
-      .onConflict((oc) => oc.column('address').doNothing())
-      .returning('account_id')
-      .executeTakeFirst()
-    if (ins) return id
-    const other = await tx.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirstOrThrow()
-    return other.account_id
-  })
+  return ctx.db.transaction().execute((tx) => ensureAccount(tx, wallet, ctx.now()))
 }
 
 export async function walletsOf(ctx: ServiceContext, accountId: string): Promise<string[]> {

@@ -22,6 +22,7 @@
  * Every action that names a post leaves that post's item at the scope in Actioned (created if the post
  * was never reported), so the Actioned tab lists what moderators did.
  */
+import { ensureAccount } from './accounts.ts'
 import { sql, type Transaction } from 'kysely'
 import { MSG } from '../../contract/errors.ts'
 import type { AuditEntry, AuditPage, ModAction, ModActionResult, ModQueueItem, ModQueuePage, ModState } from '../../contract/types.ts'
@@ -103,19 +104,9 @@ async function closeItem(tx: Tx, ctx: ServiceContext, postId: string, scope: str
 
 /** The account of a wallet; a ban of a wallet never seen creates its account (so the ban holds at its first sign-in). */
 async function accountOfWallet(tx: Tx, ctx: ServiceContext, wallet: string, create: boolean): Promise<string | null> {
+  if (create) return ensureAccount(tx, wallet, ctx.now())
   const w = await tx.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
-  if (w || !create) return w?.account_id ?? null
-  const id = timeId('a_')
-  await tx.insertInto('accounts').values({ id, created_at: ctx.now() }).execute()
-  const ins = await tx
-    .insertInto('wallets')
-    .values({ address: wallet, account_id: id, linked_at: ctx.now() })
-    .onConflict((oc) => oc.column('address').doNothing())
-    .returning('account_id')
-    .executeTakeFirst()
-  if (ins) return id
-  // A sign-in of the same wallet won the race: use its account.
-  return (await tx.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirstOrThrow()).account_id
+  return w?.account_id ?? null
 }
 
 /** Runs one moderation action. The caller was authorised for the scope by `requireModerator`. */
