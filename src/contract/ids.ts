@@ -20,6 +20,11 @@ export const RESERVED_VENUE_IDS = [
   'mainnet', 'testnet', 'stream', 'official', 'staff', 'moderation', 'moderator', 'root', 'self', 'default',
   'public', 'private', 'global', 'null', 'undefined',
 ] as const
+/**
+ * §5.5 "shorter ids are allocated by the operator, not first-come": ids of 6 to this many characters
+ * are allocated only by a platform operator; first-come claims need a longer id.
+ */
+export const OPERATOR_ALLOCATED_MAX_LENGTH = 7
 export const isReservedVenueId = (id: string): boolean =>
   (RESERVED_VENUE_IDS as readonly string[]).includes(id) || RESERVED_VENUE_PREFIXES.some((p) => id.startsWith(p))
 /** A venue key: `pck_` followed by 64 hex characters (§2.11). */

@@ -82,7 +82,7 @@ describe('venue keys: POST /admin/keys', () => {
       expectError(await mint(u.token, { venueId: bad, scopes: ['read'], label: 'x' }), 400, 'venue-id-invalid')
       await assertNothingFor(bad)
     }
-    for (const ok of ['abc123', `z${'a'.repeat(62)}9`]) {
+    for (const ok of ['abcd1234', `z${'a'.repeat(62)}9`]) {
       const r = await mint(u.token, { venueId: ok, scopes: ['read'], label: 'x' })
       assert.equal(r.status, 201, ok)
     }

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { PATHS } from '../../contract/paths.ts'
 import { requireCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
-import { parseBody } from '../http/validate.ts'
+import { parseBody, zWallet } from '../http/validate.ts'
 import { issueKey } from '../services/venues.ts'
 
 const zKeyRequest = z.strictObject({
@@ -16,6 +16,8 @@ const zKeyRequest = z.strictObject({
     .min(1, 'must not be empty')
     .max(80, 'must be at most 80 characters')
     .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+  /** Operators only: allocate the venue to this wallet's account (§5.5 operator-allocated ids). */
+  owner: zWallet.optional(),
 })
 
 export function keyRoutes(ctx: ServiceContext) {

@@ -4,7 +4,8 @@
  * permanent and gives the venue a sponsorship grant and its `self` room. Only the key's SHA-256 hash is
  * stored: the raw key is in the one answer that mints it and nowhere else.
  */
-import { VENUE_ID_RE, isReservedVenueId } from '../../contract/ids.ts'
+import { OPERATOR_ALLOCATED_MAX_LENGTH, VENUE_ID_RE, isReservedVenueId } from '../../contract/ids.ts'
+import { ensureAccount } from './accounts.ts'
 import { KEY_SCOPES } from '../../contract/params.ts'
 import type { VenueKeyIssued } from '../../contract/types.ts'
 import { randomHex, timeId } from '../../core/ids.ts'
@@ -51,22 +52,39 @@ export function checkScopes(scopes: string[]): KeyScope[] {
  * hold a grant and a key — answers 409 unless the caller owns it. Two racing claims: the primary key
  * lets one insert win; the other finds the row and is refused.
  */
-export async function issueKey(ctx: ServiceContext, caller: Caller, input: { venueId: string; scopes: string[]; label: string }): Promise<VenueKeyIssued> {
+export async function issueKey(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { venueId: string; scopes: string[]; label: string; owner?: string },
+): Promise<VenueKeyIssued> {
   checkClaimableId(input.venueId)
   const scopes = checkScopes(input.scopes)
+  if (input.owner !== undefined && !caller.operator) {
+    throw new ApiError(403, 'forbidden', "only a platform operator allocates a venue to another owner ('owner')", { param: 'owner' })
+  }
+  const held = await ctx.db.selectFrom('venues').select('id').where('id', '=', input.venueId).executeTakeFirst()
+  if (!held && input.venueId.length <= OPERATOR_ALLOCATED_MAX_LENGTH && !caller.operator) {
+    throw new ApiError(
+      403,
+      'venue-id-reserved',
+      `venue ids of ${OPERATOR_ALLOCATED_MAX_LENGTH} characters or fewer are allocated by the platform operator, not first-come; choose a longer id`,
+      { param: 'venueId' },
+    )
+  }
+  const ownerAccount = input.owner ? await ctx.db.transaction().execute((tx) => ensureAccount(tx, input.owner!, ctx.now())) : caller.accountId
   const key = newVenueKey()
   const keyId = timeId('k_')
   const now = ctx.now()
   const claimed = await ctx.db.transaction().execute(async (tx) => {
     const ins = await tx
       .insertInto('venues')
-      .values({ id: input.venueId, owner_account_id: caller.accountId, created_at: now, sponsorship_grant: true })
+      .values({ id: input.venueId, owner_account_id: ownerAccount, created_at: now, sponsorship_grant: true })
       .onConflict((oc) => oc.column('id').doNothing())
       .returning('id')
       .executeTakeFirst()
     if (!ins) {
       const v = await tx.selectFrom('venues').select('owner_account_id').where('id', '=', input.venueId).executeTakeFirst()
-      if (!v || v.owner_account_id !== caller.accountId) {
+      if (!v || (v.owner_account_id !== caller.accountId && !(input.owner && v.owner_account_id === ownerAccount))) {
         throw new ApiError(409, 'venue-exists', `the venue id '${input.venueId}' is already held; only its owner mints keys for it`, { param: 'venueId' })
       }
     } else {
@@ -76,7 +94,7 @@ export async function issueKey(ctx: ServiceContext, caller: Caller, input: { ven
         .insertInto('rooms')
         .values({ id: roomId, venue_id: input.venueId, subject_type: subject.type, subject_ref: subject.ref, visibility: 'public', title: input.venueId, is_self: true, created_at: now })
         .execute()
-      await tx.insertInto('room_members').values({ room_id: roomId, account_id: caller.accountId, joined_at: now }).execute()
+      await tx.insertInto('room_members').values({ room_id: roomId, account_id: ownerAccount, joined_at: now }).execute()
     }
     await tx
       .insertInto('venue_keys')
