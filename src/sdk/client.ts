@@ -20,6 +20,7 @@ import type {
   JoinResult,
   LeaderboardResult,
   LinkResult,
+  MarketsResult,
   MeResult,
   Membership,
   ModAction,
@@ -264,6 +265,9 @@ export function createClient(config: ClientConfig) {
     /** Settled-market tallies (right / wrong / undecided) per market. */
     verdicts: async (marketIds: readonly string[], o: ReadOptions = {}) =>
       read<VerdictsResult>(PATHS.verdicts, o, { ids: v.idSet(marketIds, v.marketId, 'marketIds') }),
+    /** Markets by id (title, outcome labels, nodes, closing time, result), keyed by lowercased id. */
+    markets: async (marketIds: readonly string[], o: ReadOptions = {}) =>
+      read<MarketsResult>(PATHS.markets, o, { ids: v.idSet(marketIds, v.marketId, 'marketIds') }),
     /** Counts grouped by a taxonomy axis; an axis the service cannot group on is its 400, naming the axes. */
     counts: async (by: string, o: ReadOptions = {}) => read<CountsResult>(PATHS.counts, o, { by: v.text(by, 'by') }),
 

@@ -65,5 +65,17 @@ export const commentsEn = {
   sortByNewest: 'Newest first',
   rank: '#{rank} of {population}',
   unranked: 'Unranked',
+  stanceSideAt: '{side} at {price}',
+  stanceSideOnly: '{side}',
+  replyTo: 'Reply to {name}',
+  editLabel: 'Edit your post',
+  editFailed: "Couldn't save your edit. Try again.",
+  deleteFailed: "Couldn't delete. Try again.",
+  reportSend: 'Send report',
+  reportFailed: "Couldn't send your report. Try again.",
+  repliesLabel: 'Replies',
+  forYouHintFollow: 'Follow topics and markets to get picks made for you.',
+  forYouEmpty: 'Nothing to suggest right now.',
+  signInAction: 'Sign in',
 }
 export type CommentsStrings = typeof commentsEn

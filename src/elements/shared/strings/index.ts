@@ -5,11 +5,8 @@
  */
 import { createContext } from '@lit/context'
 import { commentsEn, type CommentsStrings } from './comments.en.ts'
-import { commentsEs } from './comments.es.ts'
 import { roomEn, type RoomStrings } from './room.en.ts'
-import { roomEs } from './room.es.ts'
 import { moderationEn, type ModerationStrings } from './moderation.en.ts'
-import { moderationEs } from './moderation.es.ts'
 
 export type { CommentsStrings, RoomStrings, ModerationStrings }
 
@@ -25,15 +22,24 @@ export interface StringsContextValue {
   overrides: { [K in Slice]?: Partial<StringSlices[K]> }
 }
 
+/**
+ * Built-in locales. English ships in every build; other locales are registered by importing their
+ * module (`venuekit/elements/locales/es`, or the `venuekit-es.js` script next to the bundle), so a page
+ * pays only for the languages it uses.
+ */
 export const LOCALES: Record<string, StringSlices> = {
   en: { comments: commentsEn, room: roomEn, moderation: moderationEn },
-  es: { comments: commentsEs, room: roomEs, moderation: moderationEs },
+}
+
+/** Adds (or replaces) a complete locale. Elements already on the page re-render in it on their next update. */
+export function registerLocale(tag: string, slices: StringSlices): void {
+  LOCALES[tag.toLowerCase()] = slices
 }
 
 /** The built-in strings for a locale: exact match, then language, then English. */
 export function baseStrings(locale: string | undefined): StringSlices {
   if (!locale) return LOCALES.en
-  return LOCALES[locale] ?? LOCALES[locale.split('-')[0].toLowerCase()] ?? LOCALES.en
+  return LOCALES[locale.toLowerCase()] ?? LOCALES[locale.split('-')[0].toLowerCase()] ?? LOCALES.en
 }
 
 /** A string key, so two copies of venuekit on one page share the same context. */

@@ -1,0 +1,90 @@
+/**
+ * `vk.postActions()` (hook `usePostActions`, §4.2): create, edit, remove, react, report. Every action
+ * throws on failure (§7.1). React is optimistic on every store holding the post (the page's Agree
+ * overrides) and rolls back on failure. After a write the post lists and counts are re-read, keeping
+ * what they show until the new answer arrives.
+ */
+import { atom, computed, type ReadableAtom } from 'nanostores'
+import type { SubjectType } from '../contract/ids.ts'
+import type { DeleteResult, Post, ReactResult, ReportResult } from '../contract/types.ts'
+import type { Ctx } from './ctx.ts'
+import type { PostOverlay } from './posts.ts'
+
+export interface PostActionsValue {
+  /** Writes a post (no stance is ever sent: the service proves it, §4.5.2). */
+  create(subjectType: SubjectType, subjectRef: string, body: string, o?: { parentId?: string | null; room?: string }): Promise<Post>
+  edit(postId: string, body: string): Promise<Post>
+  remove(postId: string): Promise<DeleteResult>
+  /** Agree (`active` true, the default) or take it back; optimistic, rolled back on failure. */
+  react(post: Pick<Post, 'id' | 'agrees' | 'agreed'>, active?: boolean): Promise<ReactResult>
+  report(postId: string, reason: string): Promise<ReportResult>
+  /** A write is in flight. */
+  pending: boolean
+}
+
+/** Post-list and count reads a post write can change. */
+export const POST_READS = ['thread|', 'feed|', 'author|', 'counts|', 'modq|'] as const
+
+export function postActions(ctx: Ctx, overlay: PostOverlay) {
+  const $pending = atom(0)
+  const track = async <T>(fn: () => Promise<T>): Promise<T> => {
+    $pending.set($pending.get() + 1)
+    try {
+      return await fn()
+    } finally {
+      $pending.set($pending.get() - 1)
+    }
+  }
+  const reread = () => ctx.revalidate(...POST_READS)
+
+  const create: PostActionsValue['create'] = (subjectType, subjectRef, body, o = {}) =>
+    track(async () => {
+      const p = await ctx.client.createPost(subjectType, subjectRef, body, o.parentId, { room: o.room })
+      overlay.addOwn(p.id)
+      reread()
+      return p
+    })
+
+  const react: PostActionsValue['react'] = (post, active = true) =>
+    track(async () => {
+      const id = post.id
+      const before = overlay.$agreed.get()[id]
+      const was = !!post.agreed
+      const mine = { agreed: !!active, agrees: Math.max(0, post.agrees + (active === was ? 0 : active ? 1 : -1)), at: Infinity }
+      overlay.$agreed.setKey(id, mine)
+      try {
+        const r = await ctx.client.reactPost(id, active)
+        if (overlay.$agreed.get()[id] === mine) overlay.$agreed.setKey(id, { agreed: r.agreed, agrees: r.agrees, at: Date.now() })
+        return r
+      } catch (e) {
+        // Roll back, unless a later react on the same post replaced this one.
+        if (overlay.$agreed.get()[id] === mine) overlay.$agreed.setKey(id, before)
+        throw e
+      }
+    })
+
+  const value = computed($pending, (n): PostActionsValue => ({
+    create,
+    edit: (postId, body) =>
+      track(async () => {
+        const p = await ctx.client.editPost(postId, body)
+        reread()
+        return p
+      }),
+    remove: (postId) =>
+      track(async () => {
+        const r = await ctx.client.deletePost(postId)
+        reread()
+        return r
+      }),
+    react,
+    report: (postId, reason) =>
+      track(async () => {
+        const r = await ctx.client.reportPost(postId, reason)
+        reread()
+        return r
+      }),
+    pending: n > 0,
+  }))
+  return { create, postActions: (): ReadableAtom<PostActionsValue> => value }
+}

@@ -1,0 +1,60 @@
+/**
+ * `vk.authorTakes(wallet)` (hook `useAuthorTakes`, §2.4): the person's takes with how their markets
+ * ended (`results`, for `takeReceipt`), and their discussion (`takes: false`). `defaultTab` is 'takes'
+ * only when the takes page has posts, otherwise 'discussion' (§4.5.6); null until the takes are read.
+ */
+import { computed, type ReadableAtom } from 'nanostores'
+import type { AuthorPostsResult, Labels, MarketResult, Post, Titles } from '../contract/types.ts'
+import type { Ctx } from './ctx.ts'
+import { paged } from './paged.ts'
+import { concatPosts, type PostOverlay } from './posts.ts'
+
+export interface AuthorListValue {
+  posts: Post[]
+  hasMore: boolean
+  loadMore(): Promise<void>
+  loading: boolean
+  error: unknown
+}
+export interface AuthorTakesValue extends AuthorListValue {
+  /** How each resolved market on the loaded pages ended, keyed by lowercased market id. */
+  results: Record<string, MarketResult>
+  labels: Labels
+  titles: Titles
+  discussion: AuthorListValue & { results: Record<string, MarketResult> }
+  defaultTab: 'takes' | 'discussion' | null
+}
+
+export function authors(ctx: Ctx, overlay: PostOverlay) {
+  return (wallet: string): ReadableAtom<AuthorTakesValue> => {
+    const w = String(wallet).toLowerCase()
+    return ctx.keep(`author:${w}`, () => {
+      const list = (takes: boolean) => paged<AuthorPostsResult>(ctx, `author|${w}|${takes}|`, (cursor) => ctx.client.postsByAuthor(w, { takes, cursor }))
+      const t = list(true)
+      const d = list(false)
+      return computed([t.first, t.$more, d.first, d.$more, overlay.$agreed], (tf, tm, df, dm, agreed): AuthorTakesValue => {
+        const fold = (pages: ReturnType<typeof t.pagesOf>) => ({
+          posts: concatPosts(pages.map((p) => overlay.apply(p.v.posts, p.at, agreed))),
+          results: Object.assign({}, ...pages.map((p) => p.v.results)) as Record<string, MarketResult>,
+          labels: Object.assign({}, ...pages.map((p) => p.v.labels)) as Labels,
+          titles: Object.assign({}, ...pages.map((p) => p.v.titles)) as Titles,
+        })
+        const takes = fold(t.pagesOf(tf, tm))
+        const disc = fold(d.pagesOf(df, dm))
+        const ts = t.status(tf, tm)
+        const ds = d.status(df, dm)
+        return {
+          ...takes,
+          labels: { ...disc.labels, ...takes.labels },
+          titles: { ...disc.titles, ...takes.titles },
+          hasMore: ts.hasMore,
+          loadMore: t.loadMore,
+          loading: ts.loading,
+          error: ts.error,
+          discussion: { posts: disc.posts, results: disc.results, hasMore: ds.hasMore, loadMore: d.loadMore, loading: ds.loading, error: ds.error },
+          defaultTab: tf.data && !tf.error ? (takes.posts.length > 0 ? 'takes' : 'discussion') : null,
+        }
+      })
+    })
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * `vk.comments(...)` (hook `useComments`, §2.7): one thread, newest first, replies folded under their
+ * parents. It refetches when the thread changes (`client.onComments`, §6.1). Posts that arrive live are
+ * held back as `newCount` until `showNew()` (posts written on this page show at once). Loaded posts are
+ * merged by id: a refetched first page replaces its own range (a post gone from it was deleted or
+ * hidden) and keeps the older posts it pushed out.
+ */
+import { atom, computed, onMount } from 'nanostores'
+import type { SubjectType } from '../contract/ids.ts'
+import type { Labels, Post, ThreadPage, Titles } from '../contract/types.ts'
+import { keyOf, loaded, type Ctx, type Loaded } from './ctx.ts'
+import type { PostOverlay } from './posts.ts'
+
+export interface CommentsOptions {
+  includeReplies?: boolean
+  includeSeries?: boolean
+  limit?: number
+  venue?: string
+  room?: string
+}
+
+export interface CommentsValue {
+  posts: Post[]
+  threads: Record<string, Post[]>
+  /** For a recurring market: the durable series thread its rounds roll into. */
+  series: string | null
+  labels: Labels
+  titles: Titles
+  loading: boolean
+  refreshing: boolean
+  error: unknown
+  hasMore: boolean
+  loadMore(): Promise<void>
+  refresh(): void
+  /** Posts that arrived live and are not shown yet. */
+  newCount: number
+  showNew(): void
+}
+
+interface Held {
+  post: Post
+  at: number
+}
+interface State {
+  key: string | undefined
+  byId: Map<string, Held>
+  threads: Record<string, Loaded<Post[]>>
+  seen: Set<string>
+  labels: Labels
+  titles: Titles
+  series: string | null
+  cursor: string | null
+  /** Pages beyond the first were loaded: the cursor is theirs. */
+  extra: boolean
+  moreLoading: boolean
+  moreError: unknown
+  showAll: boolean
+}
+const blank = (key?: string): State => ({
+  key,
+  byId: new Map(),
+  threads: {},
+  seen: new Set(),
+  labels: {},
+  titles: {},
+  series: null,
+  cursor: null,
+  extra: false,
+  moreLoading: false,
+  moreError: null,
+  showAll: true,
+})
+
+/** Merges one page into the state; the first page also drops posts of its range that are gone. */
+function merge(s: State, page: Loaded<ThreadPage>, first: boolean): State {
+  const byId = new Map(s.byId)
+  const ids = page.v.posts.map((p) => p.id)
+  if (first) {
+    const min = page.v.hasMore ? ids.reduce((a, b) => (b < a ? b : a), ids[0] ?? '\uffff') : ''
+    const inPage = new Set(ids)
+    for (const id of byId.keys()) if (id >= min && !inPage.has(id)) byId.delete(id)
+  }
+  const threads = { ...s.threads }
+  for (const p of page.v.posts) {
+    byId.set(p.id, { post: p, at: page.at })
+    threads[p.id] = loaded(page.at, page.v.threads[p.id] ?? [])
+  }
+  const seen = s.showAll || !first ? new Set([...s.seen, ...(s.showAll ? byId.keys() : ids)]) : s.seen
+  const keepCursor = first && s.extra
+  return {
+    ...s,
+    byId,
+    threads,
+    seen,
+    labels: { ...s.labels, ...page.v.labels },
+    titles: { ...s.titles, ...page.v.titles },
+    series: page.v.series ?? s.series,
+    cursor: keepCursor ? s.cursor : page.v.nextCursor,
+    extra: s.extra || !first,
+    showAll: false,
+  }
+}
+
+export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subjectType: SubjectType; subjectRef: string }) => void) {
+  return (subjectType: SubjectType, subjectRef: string, o: CommentsOptions = {}) => {
+    const ref = subjectType === 'event' ? String(subjectRef).toLowerCase() : subjectRef
+    const key = `thread|${subjectType}|${ref}|${keyOf({ ...o })}`
+    return ctx.keep(key, () => {
+      const load = (cursor?: string) => ctx.client.posts(subjectType, ref, { ...o, cursor })
+      const first = ctx.query(key, () => load())
+      const $s = atom<State>(blank())
+
+      const loadMore = async () => {
+        const s = $s.get()
+        if (s.moreLoading || !s.cursor || s.key !== first.key) return
+        $s.set({ ...s, moreLoading: true, moreError: null })
+        const at = Date.now()
+        try {
+          const v = await load(s.cursor)
+          if ($s.get().key === s.key) $s.set({ ...merge($s.get(), loaded(at, v), false), moreLoading: false })
+        } catch (e) {
+          if ($s.get().key === s.key) $s.set({ ...$s.get(), moreLoading: false, moreError: e })
+        }
+      }
+      const showNew = () => {
+        const s = $s.get()
+        $s.set({ ...s, seen: new Set(s.byId.keys()) })
+      }
+      const refresh = () => {
+        $s.set({ ...$s.get(), showAll: true })
+        first.revalidate()
+      }
+
+      const $value = computed([first, $s, overlay.$agreed, overlay.$own], (f, s, agreed, own): CommentsValue => {
+        const current = s.key === first.key
+        const posts: Post[] = []
+        let newCount = 0
+        if (current)
+          for (const id of [...s.byId.keys()].sort().reverse()) {
+            const h = s.byId.get(id)!
+            if (s.seen.has(id) || own.has(id)) posts.push(...overlay.apply([h.post], h.at, agreed))
+            else newCount++
+          }
+        const threads: Record<string, Post[]> = {}
+        for (const p of posts) {
+          const t = s.threads[p.id]
+          threads[p.id] = t ? overlay.apply(t.v, t.at, agreed) : []
+        }
+        return {
+          posts,
+          threads,
+          series: current ? s.series : null,
+          labels: current ? s.labels : {},
+          titles: current ? s.titles : {},
+          loading: !!f.loading && !f.data,
+          refreshing: !!f.loading && !!f.data,
+          error: f.error ?? (current ? s.moreError : null) ?? null,
+          hasMore: current && !!s.cursor,
+          loadMore,
+          refresh,
+          newCount,
+          showNew,
+        }
+      })
+
+      onMount($value, () => {
+        let last: Loaded<ThreadPage> | undefined
+        const offData = first.subscribe((f) => {
+          if (!f.data || f.data === last) return
+          last = f.data
+          const s = $s.get()
+          $s.set(merge(s.key === first.key ? s : blank(first.key), f.data, true))
+        })
+        let offLive = () => {}
+        try {
+          offLive = ctx.client.onComments(subjectType, ref, () => {
+            onLive({ subjectType, subjectRef: ref })
+            first.revalidate()
+          })
+        } catch {
+          // No WebSocket in this runtime: the thread still reads over HTTP, without live updates (§6.2).
+        }
+        return () => {
+          offData()
+          offLive()
+        }
+      })
+      return $value
+    })
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The page context (`createVenuekit`): ONE per page (§4.5.5, §5.2). It holds one SDK client and one
+ * session, shared by every store and element; a second one is refused. Store factories are methods on
+ * it (`vk.feed(...)`, `vk.comments(...)`, …); the same arguments return the same store.
+ */
+import { computed, type ReadableAtom } from 'nanostores'
+import type { SessionInfo } from '../contract/types.ts'
+import { createClient, type VenuekitClient, type WalletSigner } from '../sdk/client.ts'
+import type { ClientConfig } from '../sdk/config.ts'
+import { VenuekitError } from '../sdk/errors.ts'
+import { postActions } from './actions.ts'
+import { authors } from './authors.ts'
+import { checkout, type BuySettled, type CheckoutAdapter } from './checkout.ts'
+import { comments } from './comments.ts'
+import { createCtx } from './ctx.ts'
+import { events } from './events.ts'
+import { feeds } from './feeds.ts'
+import { identity } from './identity.ts'
+import { moderation } from './moderation.ts'
+import { createPostOverlay } from './posts.ts'
+import { createMarketCache, reads } from './reads.ts'
+import { rooms } from './rooms.ts'
+
+export interface VenuekitOptions {
+  /** The SDK client to share; or `config`, and the client is created for you. */
+  client?: VenuekitClient
+  config?: ClientConfig
+  /** The venue's checkout (drawer and one-tap buy); Tail and the prompt's buys go through it. */
+  checkout?: CheckoutAdapter | null
+  /** Report is offered only when true (default true). */
+  moderation?: boolean
+  /** §9.2: when set, every logout also ends the wallet session. */
+  onSignOut?: () => void | Promise<void>
+  /** How long a store with no subscriber is kept before it is released (ms, default 5000). */
+  releaseMs?: number
+  /** A read answered less than this long ago is reused instead of re-read (ms, default 4000). */
+  dedupeMs?: number
+}
+
+const SLOT = Symbol.for('venuekit.context')
+type Slot = { [SLOT]?: unknown }
+
+export function createVenuekit(o: VenuekitOptions = {}) {
+  const g = globalThis as Slot
+  if (g[SLOT])
+    throw new VenuekitError(
+      'session-auth-exists',
+      'a venuekit context already exists on this page: create ONE with createVenuekit() and share it (getVenuekit()); two session-auth objects race and writes land on whichever session won (§4.5.5)',
+    )
+  if (!o.client && !o.config) throw new VenuekitError('validation', 'createVenuekit needs a client or a config')
+  const client = o.client ?? createClient(o.config!)
+  const ctx = createCtx(client, { releaseMs: o.releaseMs ?? 5000, dedupeMs: o.dedupeMs ?? 4000 })
+
+  const overlay = createPostOverlay()
+  const marketCache = createMarketCache(ctx)
+  const ev = events(ctx)
+  const actions = postActions(ctx, overlay)
+  const id = identity(ctx)
+  const co = checkout(ctx, marketCache, o.checkout ?? null, (marketId, body) => actions.create('event', marketId, body))
+  const r = reads(ctx, marketCache)
+
+  // §9.2: with `onSignOut`, every logout (sign-out, or the session dropped) also ends the wallet session.
+  let was: SessionInfo | null = client.session
+  ctx.onDispose(
+    ctx.$session.listen((s) => {
+      if (was && !s && o.onSignOut) Promise.resolve(o.onSignOut()).catch((e) => console.error('[venuekit] onSignOut failed', e))
+      was = s
+    }),
+  )
+
+  const vk = {
+    client,
+    $session: ctx.$session as ReadableAtom<SessionInfo | null>,
+    moderation: o.moderation ?? true,
+    /** Signs in with the wallet (SIWE); the session is the client's, shared by every store. */
+    signIn: (wallet: WalletSigner & { venueId?: string }) => client.auth.signIn(wallet),
+    /** Ends the session (and, with `onSignOut`, the wallet session). */
+    signOut: () => client.auth.signOut(),
+    $checkout: co.$checkout,
+    setCheckout: co.setCheckout,
+    /** The venue reports a settled buy from its checkout drawer (drives the take prompt, §3.4). */
+    buySettled: (b: BuySettled) => co.buySettled(b),
+
+    comments: comments(ctx, overlay, ev.push),
+    ...feeds(ctx, overlay, marketCache),
+    postActions: actions.postActions,
+    ...rooms(ctx),
+    authorTakes: authors(ctx, overlay),
+    ...moderation(ctx),
+    checkout: co.checkout,
+    tail: co.tail,
+    takePrompt: co.takePrompt,
+    profiles: id.profiles,
+    profile: id.profile,
+    me: id.me,
+    follow: id.follow,
+    canPost: id.canPost,
+    ...r,
+    events: ev.events,
+    notifications: ev.notifications,
+    /** Whether Report is offered: moderation on and signed in (§4.4.4). */
+    $canReport: computed(ctx.$session, (s) => !!s && (o.moderation ?? true)),
+
+    /** Unregisters the context (tests, hot reload) and closes what it opened. */
+    dispose() {
+      if (g[SLOT] === vk) delete g[SLOT]
+      ctx.dispose()
+      if (!o.client) client.close()
+    },
+  }
+  g[SLOT] = vk
+  return vk
+}
+
+export type Venuekit = ReturnType<typeof createVenuekit>
+
+/** The page's context, or null when none was created. */
+export const getVenuekit = (): Venuekit | null => ((globalThis as Slot)[SLOT] as Venuekit | undefined) ?? null

@@ -1,0 +1,141 @@
+/**
+ * The internal page context every store factory is built on: one SDK client, one session mirror, one
+ * `@nanostores/query` instance (cache, deduplication, revalidation), and a cache of stores per key of
+ * their arguments that releases a store a grace period after its last subscriber leaves.
+ */
+import { nanoquery, type FetcherStore } from '@nanostores/query'
+import { atom, computed, onMount, type ReadableAtom } from 'nanostores'
+import type { SessionInfo } from '../contract/types.ts'
+import type { VenuekitClient } from '../sdk/client.ts'
+import { HttpError } from '../sdk/errors.ts'
+
+/** A read's answer and when the read started (optimistic overrides newer than it still apply). */
+export interface Loaded<T> {
+  at: number
+  v: T
+  /** The reader the read was made for ('-' signed out, else the account id). */
+  who?: string
+}
+
+export interface QueryOptions {
+  /** The answer depends on who reads (the default): the key carries the reader's account. */
+  viewer?: boolean
+  /** Read only when signed in; signed out the store stays empty and makes no request. */
+  signedIn?: boolean
+}
+
+export interface Ctx {
+  client: VenuekitClient
+  $session: ReadableAtom<SessionInfo | null>
+  /** '-' when signed out, else the account id. */
+  $viewer: ReadableAtom<string>
+  /** One memoized fetcher store per key. */
+  query<T>(key: string, load: () => Promise<T>, o?: QueryOptions): FetcherStore<Loaded<T>>
+  /** One store per key, kept while subscribed and released `releaseMs` after the last subscriber leaves. */
+  keep<S extends ReadableAtom<any>>(key: string, make: () => S): S
+  /** Re-reads (keeping the shown data) every cached read whose key starts with one of the prefixes. */
+  revalidate(...prefixes: string[]): void
+  /** Clean-ups run by `dispose()`. */
+  onDispose(fn: () => void): void
+}
+
+const now = () => Date.now()
+export const loaded = <T>(at: number, v: T): Loaded<T> => ({ at, v })
+
+/** A stable key of an options object: sorted keys, undefined members left out. */
+export function keyOf(o: Record<string, unknown> | undefined): string {
+  if (!o) return '{}'
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort()
+  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, o[k]])))
+}
+
+/**
+ * A set of ids as a key: valid ones only (an id that is not one is never sent, so it cannot fail the
+ * batch other stores share), lowercased, deduplicated, sorted.
+ */
+export const idsOf = (ids: readonly string[], valid: (id: string) => boolean) =>
+  [...new Set((Array.isArray(ids) ? ids : []).filter(valid).map((i) => i.toLowerCase()))].sort()
+
+/**
+ * The answer of a reader-dependent read, only when it was made for the current reader: right after a
+ * login or logout the previous reader's answer is never shown (the new one is read at once).
+ */
+export const forViewer = <T>(d: Loaded<T> | undefined, viewer: string): T | undefined => (d && d.who === viewer ? d.v : undefined)
+
+export const statusOf = (e: unknown) => (e instanceof HttpError ? e.status : null)
+
+export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupeMs: number }): Ctx & { dispose(): void } {
+  const cache = new Map()
+  const [createFetcherStore, , q] = nanoquery({
+    cache,
+    dedupeTime: o.dedupeMs,
+    // No automatic retry: a failed read is an error state with a Retry (refresh) in the elements.
+    onErrorRetry: null,
+    revalidateOnFocus: true,
+    revalidateOnReconnect: true,
+  })
+  const $session = atom<SessionInfo | null>(client.session)
+  const offSession = client.onSessionChange((s) => $session.set(s))
+  const $viewer = computed($session, (s) => (s ? s.accountId : '-'))
+  const $account = computed($session, (s) => (s ? s.accountId : null))
+  const stores = new Map<string, ReadableAtom<unknown>>()
+  const timers = new Set<ReturnType<typeof setTimeout>>()
+  const cleanups: (() => void)[] = [offSession]
+
+  const keep = <S extends ReadableAtom<any>>(key: string, make: () => S): S => {
+    const hit = stores.get(key)
+    if (hit) return hit as S
+    const s = make()
+    stores.set(key, s)
+    let t: ReturnType<typeof setTimeout> | undefined
+    onMount(s, () => {
+      if (t) {
+        clearTimeout(t)
+        timers.delete(t)
+      }
+      return () => {
+        t = setTimeout(() => {
+          timers.delete(t!)
+          if (stores.get(key) !== s) return
+          stores.delete(key)
+          // The reads of a released query store leave the cache too (memory stays bounded).
+          if (key.startsWith('q:')) for (const k of cache.keys()) if (k.startsWith(key.slice(2))) cache.delete(k)
+        }, o.releaseMs)
+        timers.add(t)
+      }
+    })
+    return s
+  }
+
+  return {
+    client,
+    $session,
+    $viewer,
+    query<T>(key: string, load: () => Promise<T>, qo: QueryOptions = {}) {
+      return keep(`q:${key}`, () => {
+        const input = qo.signedIn ? [key, '@', $account] : qo.viewer === false ? key : [key, '@', $viewer]
+        return createFetcherStore<Loaded<T>>(input, {
+          fetcher: () => {
+            const at = now()
+            const who = $viewer.get()
+            return load().then((v) => ({ at, v, who }))
+          },
+        })
+      })
+    },
+    keep,
+    revalidate(...prefixes: string[]) {
+      q.revalidateKeys((k) => prefixes.some((p) => k.startsWith(p)))
+    },
+    onDispose: (fn) => void cleanups.push(fn),
+    dispose() {
+      cleanups.splice(0).forEach((fn) => fn())
+      timers.forEach(clearTimeout)
+      timers.clear()
+      stores.clear()
+      cache.clear()
+    },
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Ranked reads: `vk.feed` (useFeed), `vk.forYou` (useForYou) and `vk.roomFeed` (useRoomFeed).
+ * A ranked feed is rendered in the order the service gave: pages are appended, never re-sorted (§4.5.1).
+ */
+import { atom, computed, type ReadableAtom } from 'nanostores'
+import type { FetcherValue } from '@nanostores/query'
+import type { SubjectType } from '../contract/ids.ts'
+import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Settlement, Signal, Titles } from '../contract/types.ts'
+import { warnOnce } from '../sdk/config.ts'
+import { keyOf, statusOf, type Ctx, type Loaded } from './ctx.ts'
+import { paged } from './paged.ts'
+import { concatPosts, type AgreedOverride, type PostOverlay } from './posts.ts'
+import type { MarketCache } from './reads.ts'
+
+export interface FeedOptions {
+  subjectType?: SubjectType
+  subjectRef?: string
+  venue?: string
+  room?: string
+  sort?: FeedSort
+  limit?: number
+}
+
+export interface FeedValue {
+  posts: Post[]
+  signals: Signal[]
+  settlements: Settlement[]
+  threads: Record<string, Post[]>
+  labels: Labels
+  titles: Titles
+  /** The order the posts are in, as the service answered ('record' reads "ranked by record", §4.4.8). */
+  sort: FeedSort
+  loading: boolean
+  refreshing: boolean
+  loadingMore: boolean
+  error: unknown
+  hasMore: boolean
+  loadMore(): Promise<void>
+  refresh(): void
+}
+
+export interface ForYouOptions {
+  room?: string
+  subjectType?: SubjectType
+  subjectRef?: string
+  limit?: number
+}
+export interface ForYouValue {
+  items: ForYouItem[]
+  markets: Record<string, Market>
+  personalized: boolean
+  loading: boolean
+  error: unknown
+  refresh(): void
+}
+
+export type RoomTarget = string | { subjectType: SubjectType; subjectRef: string }
+export interface RoomFeedOptions {
+  sort?: FeedSort
+  limit?: number
+  /** How many closing-soon markets (and For-you items) to read. */
+  marketLimit?: number
+}
+export interface RoomFeedValue extends FeedValue {
+  /** The room (null for a taxonomy-node section, which reads a subject, not a room). */
+  room: RoomInfo | null
+  /** The room's markets closing soon. */
+  markets: Market[]
+  forYou: ForYouRail | null
+  /** A private room read by an outsider (404, §7). */
+  notFound: boolean
+}
+
+type Agreed = Record<string, AgreedOverride | undefined>
+
+type FeedArgs = FeedOptions & { scope?: FeedScope }
+
+/** The paged feed read of one set of arguments; its first page is shared by `vk.feed` and `vk.roomFeed`. */
+const pagedFeed = (ctx: Ctx, args: FeedArgs) => paged(ctx, `feed|${keyOf({ ...args })}`, (cursor) => ctx.client.postFeed({ ...args, cursor }))
+
+/** Folds the loaded pages of a feed into one value, overrides applied, order kept. */
+function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agreed, fallbackSort: FeedSort) {
+  const threads: Record<string, Post[]> = {}
+  const labels: Labels = {}
+  const titles: Titles = {}
+  for (const p of pages) {
+    Object.assign(threads, overlay.applyThreads(p.v.threads, p.at, agreed))
+    Object.assign(labels, p.v.labels)
+    Object.assign(titles, p.v.titles)
+  }
+  return {
+    posts: concatPosts(pages.map((p) => overlay.apply(p.v.posts, p.at, agreed))),
+    signals: pages.flatMap((p) => p.v.signals),
+    settlements: pages.flatMap((p) => p.v.settlements),
+    threads,
+    labels,
+    titles,
+    sort: pages[0]?.v.sort ?? fallbackSort,
+  }
+}
+
+const subjectRefOf = (t: SubjectType | undefined, r: string | undefined) => (t === 'event' && r ? r.toLowerCase() : r)
+
+export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
+  const feed = (scope?: FeedScope, o: FeedOptions = {}): ReadableAtom<FeedValue> => {
+    let { subjectType, subjectRef } = o
+    if ((scope === 'global' || scope === 'following') && (subjectType != null || subjectRef != null)) {
+      // §4.1 rule 3: the service ignores a subject with these scopes; say so instead of sending it.
+      warnOnce(`feed: a subject (${subjectType}:${subjectRef}) is ignored with scope '${scope}'; use scope 'subject' to read it`)
+      subjectType = subjectRef = undefined
+    }
+    const args: FeedArgs = { ...o, scope, subjectType, subjectRef: subjectRefOf(subjectType, subjectRef) }
+    return ctx.keep(`feed:${keyOf({ ...args })}`, () => {
+      const p = pagedFeed(ctx, args)
+      return computed([p.first, p.$more, overlay.$agreed], (f, m, agreed): FeedValue => ({
+        ...feedValue(p.pagesOf(f, m), overlay, agreed, o.sort ?? 'live'),
+        ...p.status(f, m),
+        loadMore: p.loadMore,
+        refresh: p.refresh,
+      }))
+    })
+  }
+
+  const forYouQuery = (o: ForYouOptions) => {
+    const args = { ...o, subjectRef: subjectRefOf(o.subjectType, o.subjectRef) }
+    return ctx.query(`foryou|${keyOf(args)}`, async () => {
+      const r = await ctx.client.forYou(args)
+      markets.put(r.markets)
+      return r
+    })
+  }
+  const forYou = (o: ForYouOptions = {}): ReadableAtom<ForYouValue> =>
+    ctx.keep(`foryou:${keyOf({ ...o })}`, () => {
+      const q = forYouQuery(o)
+      return computed(q, (f): ForYouValue => ({
+        items: f.data?.v.items ?? [],
+        markets: f.data?.v.markets ?? {},
+        personalized: f.data?.v.personalized ?? false,
+        loading: !!f.loading && !f.data,
+        error: f.error ?? null,
+        refresh: () => q.revalidate(),
+      }))
+    })
+
+  const roomFeed = (target: RoomTarget, o: RoomFeedOptions = {}): ReadableAtom<RoomFeedValue> => {
+    const isRoom = typeof target === 'string'
+    const sort = o.sort ?? 'record'
+    const args: FeedArgs = isRoom
+      ? { room: target, sort, limit: o.limit }
+      : { scope: 'subject', subjectType: target.subjectType, subjectRef: subjectRefOf(target.subjectType, target.subjectRef), sort, limit: o.limit }
+    return ctx.keep(`roomfeed:${keyOf({ ...args, marketLimit: o.marketLimit })}`, () => {
+      const p = pagedFeed(ctx, args)
+      const fy = forYouQuery(isRoom ? { room: target, limit: o.marketLimit } : { subjectType: args.subjectType, subjectRef: args.subjectRef as string, limit: o.marketLimit })
+      const ms = isRoom ? membershipQuery(ctx, target) : null
+      const noRoom = atom<FetcherValue<Loaded<Membership>>>({ loading: false })
+      return computed([p.first, p.$more, overlay.$agreed, fy, ms ?? noRoom], (f, m, agreed, y, r): RoomFeedValue => {
+        const notFound = statusOf(f.error) === 404 || statusOf(r.error) === 404
+        const rail = y.data?.v ?? null
+        const st = p.status(f, m)
+        return {
+          ...feedValue(p.pagesOf(f, m), overlay, agreed, sort),
+          ...st,
+          error: notFound ? null : st.error,
+          room: r.data?.v.room ?? null,
+          markets: rail ? rail.items.filter((i) => i.reason === 'closing-soon' && rail.markets[i.marketId]).map((i) => rail.markets[i.marketId]) : [],
+          forYou: rail,
+          notFound,
+          loadMore: p.loadMore,
+          refresh: () => {
+            p.refresh()
+            fy.revalidate()
+            ms?.revalidate()
+          },
+        }
+      })
+    })
+  }
+
+  return { feed, forYou, roomFeed }
+}
+
+/** The membership read of a room, shared by `vk.roomMembership` and `vk.roomFeed`. */
+export const membershipQuery = (ctx: Ctx, room: string) => ctx.query(`membership|${room}|`, () => ctx.client.rooms.membership(room))

@@ -1,0 +1,94 @@
+/**
+ * `vk.moderationQueue` (§2.10) and `vk.moderate` (hook `useModerate`). A reader who cannot moderate
+ * the venue gets `forbidden` (403), its own state, never an empty queue. Moderation writes are not
+ * optimistic (§4.2): the queue and the post lists are re-read after the service answered; a failure
+ * is kept in `error` and thrown.
+ */
+import { atom, computed, type ReadableAtom } from 'nanostores'
+import type { ModActionResult, ModQueueItem, ModQueuePage, ModState } from '../contract/types.ts'
+import type { ModOptions } from '../sdk/client.ts'
+import { keyOf, statusOf, type Ctx } from './ctx.ts'
+import { paged } from './paged.ts'
+
+export interface ModerationQueueValue {
+  items: ModQueueItem[]
+  nextCursor: string | null
+  loading: boolean
+  loadingMore: boolean
+  loadMore(): Promise<void>
+  /** The reader cannot moderate this venue (or the platform): "you can't moderate this venue". */
+  forbidden: boolean
+  error: unknown
+  refresh(): void
+}
+
+type PostAct = (postId: string) => Promise<ModActionResult>
+export interface ModerateValue {
+  keep: PostAct
+  hide: PostAct
+  pin(postId: string, pinned?: boolean): Promise<ModActionResult>
+  clear: PostAct
+  remove: PostAct
+  restore: PostAct
+  ban(wallet: string): Promise<ModActionResult>
+  unban(wallet: string): Promise<ModActionResult>
+  pending: boolean
+  error: unknown
+}
+
+export function moderation(ctx: Ctx) {
+  const moderationQueue = (o: { venueId?: string; state?: ModState } = {}): ReadableAtom<ModerationQueueValue> => {
+    const args = { venueId: o.venueId, state: o.state }
+    return ctx.keep(`modq:${keyOf(args)}`, () => {
+      const p = paged<ModQueuePage>(ctx, `modq|${keyOf(args)}`, (cursor) => ctx.client.mod.queue({ ...args, cursor }))
+      return computed([p.first, p.$more], (f, m): ModerationQueueValue => {
+        const pages = p.pagesOf(f, m)
+        const st = p.status(f, m)
+        const forbidden = statusOf(f.error) === 403
+        const seen = new Set<string>()
+        return {
+          items: pages.flatMap((x) => x.v.items).filter((i) => !seen.has(i.post.id) && !!seen.add(i.post.id)),
+          nextCursor: pages[pages.length - 1]?.v.nextCursor ?? null,
+          loading: st.loading,
+          loadingMore: st.loadingMore,
+          loadMore: p.loadMore,
+          forbidden,
+          error: forbidden ? null : st.error,
+          refresh: p.refresh,
+        }
+      })
+    })
+  }
+
+  const moderate = (o: ModOptions = {}): ReadableAtom<ModerateValue> =>
+    ctx.keep(`moderate:${o.venueId ?? ''}`, () => {
+      const $s = atom({ pending: 0, error: null as unknown })
+      const mo = { venueId: o.venueId }
+      const run = async (fn: () => Promise<ModActionResult>) => {
+        $s.set({ pending: $s.get().pending + 1, error: null })
+        try {
+          const r = await fn()
+          $s.set({ ...$s.get(), pending: $s.get().pending - 1 })
+          ctx.revalidate('modq|', 'thread|', 'feed|', 'author|', 'counts|')
+          return r
+        } catch (e) {
+          $s.set({ pending: $s.get().pending - 1, error: e })
+          throw e
+        }
+      }
+      const mod = ctx.client.mod
+      const actions = {
+        keep: (id: string) => run(() => mod.keep(id, mo)),
+        hide: (id: string) => run(() => mod.hide(id, mo)),
+        pin: (id: string, pinned?: boolean) => run(() => mod.pin(id, { ...mo, pinned })),
+        clear: (id: string) => run(() => mod.clear(id, mo)),
+        remove: (id: string) => run(() => mod.remove(id, mo)),
+        restore: (id: string) => run(() => mod.restore(id, mo)),
+        ban: (w: string) => run(() => mod.ban(w, mo)),
+        unban: (w: string) => run(() => mod.unban(w, mo)),
+      }
+      return computed($s, (s): ModerateValue => ({ ...actions, pending: s.pending > 0, error: s.error }))
+    })
+
+  return { moderationQueue, moderate }
+}

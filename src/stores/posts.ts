@@ -1,0 +1,53 @@
+/**
+ * What every post-list store shares: the optimistic Agree overrides (one map for the page, merged into
+ * every list holding the post, rolled back on failure) and the posts created on this page (shown at once
+ * in their thread, never held back as "new").
+ */
+import { atom, map } from 'nanostores'
+import type { Post } from '../contract/types.ts'
+
+export interface AgreedOverride {
+  agreed: boolean
+  agrees: number
+  /** Applies to reads started before this time; Infinity while the write is pending. */
+  at: number
+}
+
+export function createPostOverlay() {
+  const $agreed = map<Record<string, AgreedOverride | undefined>>({})
+  /** Ids of posts written through this page's context. */
+  const $own = atom<ReadonlySet<string>>(new Set())
+
+  /** A post with its override applied, when the override is newer than the read that produced it. */
+  const withAgreed = (p: Post, at: number, o: Record<string, AgreedOverride | undefined>): Post => {
+    const x = o[p.id]
+    return x && x.at > at ? { ...p, agreed: x.agreed, agrees: x.agrees } : p
+  }
+  const apply = (posts: readonly Post[], at: number, o: Record<string, AgreedOverride | undefined>) => posts.map((p) => withAgreed(p, at, o))
+  const applyThreads = (t: Record<string, Post[]>, at: number, o: Record<string, AgreedOverride | undefined>) => {
+    const out: Record<string, Post[]> = {}
+    for (const k in t) out[k] = apply(t[k], at, o)
+    return out
+  }
+  return {
+    $agreed,
+    $own,
+    apply,
+    applyThreads,
+    addOwn: (id: string) => $own.set(new Set([...$own.get(), id])),
+  }
+}
+export type PostOverlay = ReturnType<typeof createPostOverlay>
+
+/** Posts of several pages in server order, each id once (the first occurrence wins): never re-sorted. */
+export function concatPosts(pages: readonly Post[][]): Post[] {
+  const seen = new Set<string>()
+  const out: Post[] = []
+  for (const page of pages)
+    for (const p of page) {
+      if (seen.has(p.id)) continue
+      seen.add(p.id)
+      out.push(p)
+    }
+  return out
+}
