@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', '.vk-data/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', '.vk-data/**', 'demo/dist/**', 'scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

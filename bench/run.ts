@@ -1,88 +1,130 @@
 /**
- * `npm run bench`: prints a table of figures. Each figure is the median over REPEATS runs.
- * - feed page latency (p50, p99), global and category-scoped, first page and a cursor page,
- *   at 100k posts on PGlite and on PostgreSQL (the service runs in its own process; requests are
- *   sequential over keep-alive HTTP on 127.0.0.1, so the figure is the service's answer time);
- * - post-write throughput with a stance attached (16 signed-in writers, concurrency 16, 5 s).
- * Env: VK_BENCH_POSTS (default 100000), VK_BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test;
- * the PostgreSQL rows are skipped with a note when it does not answer), VK_BENCH_REPEATS (default 3).
+ * `npm run bench`: one harness, one table. Every figure is the median over VK_BENCH_REPEATS rounds; each
+ * ratio is measured side by side in the same round (service and raw SQL alternate, in alternating order).
+ *
+ * Per store (PGlite at 100k posts, PostgreSQL at 1M posts; the service runs in its own process, seeded
+ * with bench/bulk-seed.ts; requests are sequential over keep-alive HTTP on 127.0.0.1, signed out):
+ * - feed page latency p50 / p99: the global feed's first page, a cursor page, a category feed's first page;
+ * - service overhead: the endpoint's p50 over the p50 of the SQL that produces the same page's rows, run
+ *   straight on the service's store connection (captured from the service's own feed source);
+ * - take counts: one read of 100 market ids, p50 / p99;
+ * - writes: sustained post-write throughput with a stance attached (16 signed-in writers, each holding a
+ *   position, 16 concurrent requests), with rate limits off and with them on (limits raised so nothing is
+ *   refused: the cost of counting).
+ * - first render: a hook for the elements' benchmark (bench/first-render.ts), not measured here.
+ *
+ * Env: VK_BENCH_STORES (default "pglite,postgres"), VK_BENCH_POSTS_PGLITE (100000), VK_BENCH_POSTS_PG
+ * (1000000), VK_BENCH_PG_URL (default $VK_PG_URL or postgres://postgres@127.0.0.1:5432/test; the PostgreSQL
+ * rows are skipped with a note when no server answers), VK_BENCH_REPEATS (5), VK_BENCH_SAMPLES (300
+ * sequential requests per figure per round), VK_BENCH_WRITE_SECONDS (5), VK_BENCH_JSON (write the rows
+ * as JSON to this file too).
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { privateKeyToAccount } from 'viem/accounts'
+import { PATHS } from '../src/contract/paths.ts'
 import { randomHex } from '../src/core/ids.ts'
+import { firstRender } from './first-render.ts'
+import type { FeedPageSpec } from './server-child.ts'
 import { fmt, median, percentile } from './stats.ts'
 
-const POSTS = Number(process.env.VK_BENCH_POSTS ?? 100_000)
-const REPEATS = Number(process.env.VK_BENCH_REPEATS ?? 3)
-const SAMPLES = Number(process.env.VK_BENCH_SAMPLES ?? 400)
-const PG_ADMIN = process.env.VK_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const STORES = (process.env.VK_BENCH_STORES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as ('pglite' | 'postgres')[]
+const POSTS = { pglite: Number(process.env.VK_BENCH_POSTS_PGLITE ?? 100_000), postgres: Number(process.env.VK_BENCH_POSTS_PG ?? 1_000_000) }
+const REPEATS = Number(process.env.VK_BENCH_REPEATS ?? 5)
+const SAMPLES = Number(process.env.VK_BENCH_SAMPLES ?? 300)
+const WRITE_SECONDS = Number(process.env.VK_BENCH_WRITE_SECONDS ?? 5)
+const PG_ADMIN = process.env.VK_BENCH_PG_URL ?? process.env.VK_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const WRITERS = 16
+
+/** Budgets (issue 9), for the verdict column. */
+const BUDGET = {
+  feedP99: { pglite: 25, postgres: 15 },
+  overhead: 2.0,
+  takeCountsP99: 15,
+  writesPerSecond: { postgres: 500 } as Record<string, number>,
+}
 
 interface Child {
   url: string
   keys: `0x${string}`[]
   markets: string[]
   seedMs: number
+  proc: ChildProcess
+  ask<T>(msg: object): Promise<T>
   stop(): Promise<void>
 }
 
-async function startChild(kind: 'pglite' | 'postgres', databaseUrl = ''): Promise<Child> {
-  const p = spawn(process.execPath, ['--import', 'tsx', 'bench/server-child.ts', kind, String(POSTS), databaseUrl], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: p.stdout! })
-    rl.once('line', resolve)
-    p.once('exit', (code) => reject(new Error(`bench service exited with ${code}`)))
+async function startChild(kind: 'pglite' | 'postgres', posts: number, databaseUrl?: string): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/server-child.ts', JSON.stringify({ kind, posts, databaseUrl, writers: WRITERS })], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   })
-  const info = JSON.parse(line)
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).once('line', resolve)
+    proc.once('exit', (code) => reject(new Error(`bench service exited with ${code}`)))
+  })
+  let next = 0
+  const waiting = new Map<number, (v: any) => void>()
+  proc.on('message', (m: any) => waiting.get(m.id)?.(m))
   return {
-    ...info,
+    ...JSON.parse(line),
+    proc,
+    ask<T>(msg: object) {
+      const id = ++next
+      return new Promise<T>((resolve, reject) => {
+        waiting.set(id, (m) => (waiting.delete(id), m.error ? reject(new Error(m.error)) : resolve(m)))
+        proc.send({ ...msg, id })
+      })
+    },
     stop: () =>
       new Promise<void>((r) => {
-        p.once('exit', () => r())
-        p.kill('SIGTERM')
+        proc.once('exit', () => r())
+        proc.kill('SIGTERM')
       }),
   }
 }
 
-async function time(url: string, init?: RequestInit): Promise<{ ms: number; body: any; status: number }> {
+async function timed(url: string): Promise<{ ms: number; status: number; body: any }> {
   const t = performance.now()
-  const res = await fetch(url, init)
+  const res = await fetch(url)
   const body = await res.json()
-  return { ms: performance.now() - t, body, status: res.status }
+  return { ms: performance.now() - t, status: res.status, body }
 }
 
-async function latency(url: string, n = SAMPLES): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < 30; i++) await time(url) // warm-up
+async function httpSamples(url: string, n: number): Promise<number[]> {
   const xs: number[] = []
   for (let i = 0; i < n; i++) {
-    const r = await time(url)
-    if (r.status !== 200) throw new Error(`${url} answered ${r.status} ${JSON.stringify(r.body)}`)
+    const r = await timed(url)
+    if (r.status !== 200) throw new Error(`${url} answered ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`)
     xs.push(r.ms)
   }
-  return { p50: percentile(xs, 50), p99: percentile(xs, 99) }
+  return xs
 }
 
 async function signIn(url: string, key: `0x${string}`): Promise<string> {
   const account = privateKeyToAccount(key)
-  const n = await (await fetch(`${url}/v1/auth/nonce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: account.address }) })).json()
+  const json = { 'content-type': 'application/json' }
+  const n = await (await fetch(url + PATHS.authNonce, { method: 'POST', headers: json, body: JSON.stringify({ address: account.address }) })).json()
   const signature = await account.signMessage({ message: n.message })
-  const v = await (await fetch(`${url}/v1/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: n.message, signature }) })).json()
+  const v = await (await fetch(url + PATHS.authVerify, { method: 'POST', headers: json, body: JSON.stringify({ message: n.message, signature }) })).json()
+  if (!v.token) throw new Error(`sign-in failed: ${JSON.stringify(v)}`)
   return v.token
 }
 
-async function writeThroughput(c: Child, seconds = 5): Promise<{ perSecond: number; withStance: number; errors: number }> {
-  const tokens = await Promise.all(c.keys.map((k) => signIn(c.url, k)))
+/** Sustained post writes from every writer at once, for `seconds`: posts/s, share with a stance, refusals. */
+async function writeThroughput(c: Child, tokens: string[], seconds: number) {
   let ok = 0
   let stance = 0
   let errors = 0
-  const until = Date.now() + seconds * 1000
+  const until = performance.now() + seconds * 1000
+  const t0 = performance.now()
   await Promise.all(
     tokens.map(async (token, w) => {
-      let i = 0
-      while (Date.now() < until) {
-        const m = c.markets[(w + i++) % c.markets.length]
-        const res = await fetch(`${c.url}/v1/social/posts`, {
+      for (let i = 0; performance.now() < until; i++) {
+        const m = c.markets[(w * 7 + i) % c.markets.length]
+        const res = await fetch(c.url + PATHS.posts, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
           body: JSON.stringify({ subjectType: 'event', subjectRef: m, body: `bench write ${w}-${i}` }),
@@ -95,7 +137,7 @@ async function writeThroughput(c: Child, seconds = 5): Promise<{ perSecond: numb
       }
     }),
   )
-  return { perSecond: ok / seconds, withStance: stance / Math.max(1, ok), errors }
+  return { perSecond: ok / ((performance.now() - t0) / 1000), withStance: stance / Math.max(1, ok), errors }
 }
 
 async function pgAnswers(url: string) {
@@ -108,9 +150,6 @@ async function pgAnswers(url: string) {
     return false
   }
 }
-
-type Row = [string, string, string, string]
-const rows: Row[] = []
 
 /** A fresh PostgreSQL database for one run, dropped afterwards. */
 async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -132,40 +171,170 @@ async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }
   }
 }
 
+export interface BenchRow {
+  store: string
+  figure: string
+  value: string
+  budget: string
+  verdict: '' | 'ok' | 'MISSED'
+  raw?: Record<string, number>
+}
+const rows: BenchRow[] = []
+const verdict = (ok: boolean): 'ok' | 'MISSED' => (ok ? 'ok' : 'MISSED')
+
 async function benchStore(kind: 'pglite' | 'postgres') {
   const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL'
-  const figures: Record<string, { p50: number[]; p99: number[] }> = {}
-  const writes: number[] = []
-  for (let r = 0; r < REPEATS; r++) {
-    const db = kind === 'postgres' ? await freshPgDatabase() : null
-    const c = await startChild(kind, db?.url ?? '')
-    try {
-      const first = await time(`${c.url}/v1/social/posts/feed?limit=20`)
-      const cursor = first.body.nextCursor
-      const pages: [string, string][] = [
-        ['feed global, page 1', `${c.url}/v1/social/posts/feed?limit=20`],
-        ['feed global, cursor page', `${c.url}/v1/social/posts/feed?limit=20&cursor=${cursor}`],
-        ['feed category (subject), page 1', `${c.url}/v1/social/posts/feed?subjectType=category&subjectRef=crypto&limit=20`],
-      ]
-      for (const [name, url] of pages) {
-        const l = await latency(url)
-        ;(figures[name] ??= { p50: [], p99: [] }).p50.push(l.p50)
-        figures[name].p99.push(l.p99)
-      }
-      writes.push((await writeThroughput(c)).perSecond)
-    } finally {
-      await c.stop()
-      await db?.drop()
+  const posts = POSTS[kind]
+  const at = `@ ${posts.toLocaleString('en')} posts`
+  const db = kind === 'postgres' ? await freshPgDatabase() : null
+  const tSeed = Date.now()
+  const c = await startChild(kind, posts, db?.url)
+  console.error(`  ${label}: service up, ${posts.toLocaleString('en')} posts seeded in ${(c.seedMs / 1000).toFixed(1)} s (start to ready ${((Date.now() - tSeed) / 1000).toFixed(1)} s)`)
+  try {
+    const feed = `${c.url}${PATHS.feed}`
+    const first = await timed(`${feed}?limit=20`)
+    const pages: { name: string; url: string; spec: FeedPageSpec }[] = [
+      { name: 'feed global, first page', url: `${feed}?limit=20`, spec: { subject: null, cursor: null, limit: 20 } },
+      { name: 'feed global, cursor page', url: `${feed}?limit=20&cursor=${first.body.nextCursor}`, spec: { subject: null, cursor: first.body.nextCursor, limit: 20 } },
+      {
+        name: 'feed category, first page',
+        url: `${feed}?subjectType=category&subjectRef=crypto&limit=20`,
+        spec: { subject: { type: 'category', ref: 'crypto' }, cursor: null, limit: 20 },
+      },
+    ]
+    const ids = Array.from({ length: 100 }, (_, i) => `0x${(1 + i * 5).toString(16).padStart(64, '0')}`)
+    const takeCountsUrl = `${c.url}${PATHS.takeCounts}?ids=${ids.join(',')}`
+    const check = await timed(takeCountsUrl)
+    if (check.status !== 200 || Object.keys(check.body.counts).length !== 100) throw new Error(`take counts answered ${check.status}`)
+
+    // Warm-up: caches, JIT, connection pools.
+    for (const p of pages) {
+      await httpSamples(p.url, 50)
+      await c.ask({ cmd: 'raw-feed', page: p.spec, samples: 50 })
     }
+    await httpSamples(takeCountsUrl, 30)
+
+    const feedFig: Record<string, { p50: number[]; p99: number[]; raw50: number[]; page50: number[]; statements: number; ratio: number[] }> = {}
+    const tc = { p50: [] as number[], p99: [] as number[] }
+    const floor: number[] = []
+    const healthUrl = `${c.url}${PATHS.health}`
+    await httpSamples(healthUrl, 30)
+    for (let r = 0; r < REPEATS; r++) {
+      floor.push(percentile(await httpSamples(healthUrl, SAMPLES), 50))
+      for (const p of pages) {
+        // Side by side: the endpoint and its raw SQL in the same round, the order alternating per round.
+        type Raw = { ms: number[]; statements: number }
+        const rawRows = () => c.ask<Raw>({ cmd: 'raw-feed', page: p.spec, what: 'rows', samples: SAMPLES })
+        let http: number[] = []
+        let raw: Raw
+        if (r % 2 === 0) {
+          http = await httpSamples(p.url, SAMPLES)
+          raw = await rawRows()
+        } else {
+          raw = await rawRows()
+          http = await httpSamples(p.url, SAMPLES)
+        }
+        // Profile: every statement the page issues, run straight on the store.
+        const all = await c.ask<Raw>({ cmd: 'raw-feed', page: p.spec, what: 'page', samples: Math.ceil(SAMPLES / 3) })
+        const f = (feedFig[p.name] ??= { p50: [], p99: [], raw50: [], page50: [], statements: 0, ratio: [] })
+        f.p50.push(percentile(http, 50))
+        f.p99.push(percentile(http, 99))
+        f.raw50.push(percentile(raw.ms, 50))
+        f.page50.push(percentile(all.ms, 50))
+        f.statements = all.statements
+        f.ratio.push(percentile(http, 50) / percentile(raw.ms, 50))
+      }
+      const t = await httpSamples(takeCountsUrl, SAMPLES)
+      tc.p50.push(percentile(t, 50))
+      tc.p99.push(percentile(t, 99))
+    }
+    for (const [name, f] of Object.entries(feedFig)) {
+      const p99 = median(f.p99)
+      rows.push({
+        store: label,
+        figure: `${name} ${at}`,
+        value: `p50 ${fmt(median(f.p50))} ms, p99 ${fmt(p99)} ms`,
+        budget: `p99 ≤ ${BUDGET.feedP99[kind]} ms`,
+        verdict: verdict(p99 <= BUDGET.feedP99[kind]),
+        raw: { p50: median(f.p50), p99 },
+      })
+      const ratio = median(f.ratio)
+      rows.push({
+        store: label,
+        figure: `  service overhead: endpoint p50 / its rows' SQL p50 (${fmt(median(f.raw50))} ms)`,
+        value: `${ratio.toFixed(2)}×`,
+        budget: `≤ ${BUDGET.overhead.toFixed(1)}×`,
+        verdict: verdict(ratio <= BUDGET.overhead),
+        raw: { ratio, rowsSqlP50: median(f.raw50), pageSqlP50: median(f.page50), statements: f.statements, httpFloorP50: median(floor) },
+      })
+      rows.push({
+        store: label,
+        figure: `  profile: all ${f.statements} statements of the page, straight on the store / HTTP+JSON floor (GET /v1/health)`,
+        value: `${fmt(median(f.page50))} ms / ${fmt(median(floor))} ms`,
+        budget: '',
+        verdict: '',
+      })
+    }
+    const tc99 = median(tc.p99)
+    rows.push({
+      store: label,
+      figure: `take counts, 100 ids ${at}`,
+      value: `p50 ${fmt(median(tc.p50))} ms, p99 ${fmt(tc99)} ms`,
+      budget: `p99 ≤ ${BUDGET.takeCountsP99} ms`,
+      verdict: verdict(tc99 <= BUDGET.takeCountsP99),
+      raw: { p50: median(tc.p50), p99: tc99 },
+    })
+
+    const tokens = await Promise.all(c.keys.map((k) => signIn(c.url, k)))
+    for (const limits of [false, true]) {
+      await c.ask({ cmd: 'rate-limits', value: limits ? { perAccount: 1e9, perKey: 1e9, perIp: 1e9, signInPerIp: 1e9 } : null })
+      const per: number[] = []
+      let stance = 1
+      let errors = 0
+      for (let r = 0; r < REPEATS; r++) {
+        const w = await writeThroughput(c, tokens, WRITE_SECONDS)
+        per.push(w.perSecond)
+        stance = Math.min(stance, w.withStance)
+        errors += w.errors
+      }
+      const v = median(per)
+      const budget = BUDGET.writesPerSecond[kind]
+      rows.push({
+        store: label,
+        figure: `post writes with stance, ${WRITERS} writers, rate limits ${limits ? 'on (counted, raised)' : 'off'}`,
+        value: `${v.toFixed(0)} posts/s (${(stance * 100).toFixed(0)}% with stance, ${errors} refused)`,
+        budget: budget ? `≥ ${budget} posts/s` : '',
+        verdict: budget ? verdict(v >= budget && errors === 0 && stance === 1) : errors === 0 && stance === 1 ? '' : 'MISSED',
+        raw: { perSecond: v, stance, errors },
+      })
+    }
+    await c.ask({ cmd: 'rate-limits', value: null })
+  } finally {
+    await c.stop()
+    await db?.drop()
   }
-  for (const [name, f] of Object.entries(figures)) rows.push([label, `${name} @ ${POSTS.toLocaleString('en')} posts`, `p50 ${fmt(median(f.p50))} ms`, `p99 ${fmt(median(f.p99))} ms`])
-  rows.push([label, 'post writes with stance (16 writers)', `${median(writes).toFixed(0)} posts/s`, ''])
 }
 
-await benchStore('pglite')
-if (await pgAnswers(PG_ADMIN)) await benchStore('postgres')
-else rows.push(['PostgreSQL', `skipped: no server answers at ${PG_ADMIN}`, '', ''])
+const load0 = os.loadavg()
+const t0 = Date.now()
+console.error(`venuekit bench: stores ${STORES.join(', ')}; ${REPEATS} rounds × ${SAMPLES} samples; writes ${WRITE_SECONDS} s × ${REPEATS}`)
+for (const kind of STORES) {
+  if (kind === 'postgres' && !(await pgAnswers(PG_ADMIN))) {
+    rows.push({ store: 'PostgreSQL', figure: `skipped: no server answers at ${PG_ADMIN}`, value: '', budget: '', verdict: '' })
+    continue
+  }
+  await benchStore(kind)
+}
+const fr = await firstRender()
+if (fr) rows.push(...fr)
+else rows.push({ store: 'elements', figure: 'first render (hook: bench/first-render.ts)', value: 'not measured yet', budget: '', verdict: '' })
 
-const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8))
-console.log(`\nvenuekit bench — median of ${REPEATS} runs, ${SAMPLES} sequential requests each; node ${process.version}`)
-for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '))
+const cpu = os.cpus()
+const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB; ${os.type()} ${os.release()}; node ${process.version}; load average ${load0[0].toFixed(2)} at start, ${os.loadavg()[0].toFixed(2)} at end`
+const header: BenchRow = { store: 'store', figure: 'figure', value: 'median', budget: 'budget', verdict: '' }
+const table = [header, ...rows]
+const widths = (['store', 'figure', 'value', 'budget'] as const).map((k) => Math.max(...table.map((r) => r[k].length)))
+console.log(`\nvenuekit bench — median of ${REPEATS} rounds (${SAMPLES} sequential requests per figure per round); ${((Date.now() - t0) / 60000).toFixed(1)} min`)
+console.log(`machine: ${machine}`)
+for (const r of table) console.log([r.store.padEnd(widths[0]), r.figure.padEnd(widths[1]), r.value.padEnd(widths[2]), r.budget.padEnd(widths[3]), r.verdict].join('  ').trimEnd())
+if (process.env.VK_BENCH_JSON) fs.writeFileSync(process.env.VK_BENCH_JSON, JSON.stringify({ machine, repeats: REPEATS, samples: SAMPLES, rows }, null, 2))

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global process, console, URL */
+/* global process, console, URL, Buffer */
 /**
  * Bundle size per public entry: esbuild bundles each entry (minified, ESM, browser platform), then the
  * table shows minified and minified+gzipped bytes against its budget. Exit 1 when an entry is over.
@@ -8,16 +8,64 @@
 import { build } from 'esbuild'
 import { gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
+import { existsSync, readdirSync } from 'node:fs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 /** name, source entry, budget in min+gzip bytes (null: no budget). */
-export const ENTRIES = [{ name: 'venuekit/sdk', entry: 'src/sdk/index.ts', budget: 6 * 1024 }]
+export const ENTRIES = [
+  { name: 'venuekit/sdk', entry: 'src/sdk/index.ts', budget: 6 * 1024 },
+  // The script-tag bundle as it ships (vite.config.ts, one IIFE): every element, the stores, the SDK and lit.
+  { name: 'script bundle (dist/venuekit.js)', entry: 'src/bundle.ts', vite: true, budget: 45 * 1024 },
+  // Elements: each element entry on its own (with lit, the stores and the SDK it pulls in), then together.
+  ...['market-comments', 'comments', 'take-card', 'feed', 'community-takes', 'take-count', 'for-you-rail'].map((n) => ({
+    name: `vk-${n}`,
+    entry: `src/elements/${n}/${n}.ts`,
+    budget: null,
+  })),
+  // Elements II (issue 7).
+  ...[
+    'room-feed',
+    'take-prompt',
+    'platform-provider',
+    'moderation-queue',
+    'author-takes',
+    'leaderboard',
+    'mini-leaderboard',
+    'record-chip',
+    'market-verdict',
+    'market-verdict-counts',
+    'follow-button',
+  ].map((n) => ({ name: `vk-${n}`, entry: `src/elements/${n}/${n}.ts`, budget: null })),
+  { name: 'all elements together', entries: elementEntries(), budget: null },
+]
 
-export async function measure({ entry, external = [] }) {
+/** Every element entry: `src/elements/<name>/<name>.ts` for each element folder. */
+function elementEntries() {
+  const dir = `${root}src/elements`
+  return readdirSync(dir)
+    .filter((n) => existsSync(`${dir}/${n}/${n}.ts`))
+    .sort()
+    .map((n) => `src/elements/${n}/${n}.ts`)
+}
+
+/** The script-tag bundle exactly as `vite build` emits it (root vite.config.ts), without writing it. */
+async function measureViteBundle() {
+  const { build: viteBuild } = await import('vite')
+  const out = await viteBuild({ root, configFile: `${root}vite.config.ts`, logLevel: 'silent', build: { write: false, sourcemap: false } })
+  const chunk = [out].flat().flatMap((o) => o.output).find((o) => o.type === 'chunk' && o.fileName === 'venuekit.js')
+  const code = Buffer.from(chunk.code)
+  return { min: code.length, gzip: gzipSync(code, { level: 9 }).length }
+}
+
+export async function measure({ entry, entries, external = [], vite = false }) {
+  if (vite) return measureViteBundle()
   const r = await build({
     absWorkingDir: root,
-    entryPoints: [entry],
+    // Several entries measure as one bundle: a module importing each of them.
+    ...(entries
+      ? { stdin: { contents: entries.map((e) => `import './${e}'`).join('\n'), resolveDir: root, loader: 'js' } }
+      : { entryPoints: [entry] }),
     bundle: true,
     minify: true,
     format: 'esm',

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every test, on a fresh machine too. Installs what is missing, then runs:
-# type check, lint, node tests on PGlite, the same tests on PostgreSQL, Deno tests, browser tests.
+# build (dist/: what the package ships), type check, lint, node tests on PGlite, the same tests on
+# PostgreSQL, Deno tests, browser tests, and the end-to-end demo test (npm run demo in headless Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -15,10 +16,12 @@ run() {
   if "$@"; then :; else failed+=("$name"); fi
 }
 
+# The package build comes first: the package tests (test/dist) and the README's SDK example use dist/.
+run "build" bash scripts/build.sh
 run "type check" npx tsc --noEmit -p tsconfig.json
 run "lint" npx eslint --max-warnings=0 .
 
-NODE_TESTS=$(ls test/server/*.test.ts test/sdk/*.test.ts test/stores/*.test.ts test/core/*.test.ts 2>/dev/null || true)
+NODE_TESTS=$(ls test/server/*.test.ts test/sdk/*.test.ts test/stores/*.test.ts test/core/*.test.ts test/dist/*.test.ts 2>/dev/null || true)
 run "node tests on PGlite" node --import tsx --test --test-concurrency=2 --test-reporter=spec $NODE_TESTS
 run "node tests on PostgreSQL" env VK_TEST_DATABASE_URL="$VK_PG_URL" node --import tsx --test --test-concurrency=2 --test-reporter=spec $NODE_TESTS
 
@@ -28,6 +31,9 @@ if ls test/browser/*.test.ts >/dev/null 2>&1; then
   vk_ensure_chromium
   run "browser tests (Chromium)" npx web-test-runner --config web-test-runner.config.mjs
 fi
+# Once, on the embedded database: `npm run demo` (it builds its pages) driven by playwright-core.
+vk_ensure_chromium
+run "end-to-end demo test" node --import tsx --test --test-reporter=spec test/e2e/*.test.ts
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "venuekit: FAILED: ${failed[*]}" >&2

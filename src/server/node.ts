@@ -1,6 +1,7 @@
 /** The Node entry: serves the app with @hono/node-server and the stream with `ws`. */
 import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import type { createApp } from './app.ts'
 import { createService, type RunningService, serviceApp, type ServiceOptions } from './service.ts'
@@ -32,6 +33,20 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     await svc.close()
     throw e
   }
+  // A request Node's HTTP parser refuses (headers or URL over 16 KB, malformed request line) never reaches
+  // the app; answer it in the service's error shape instead of Node's bare status line.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'
+    const body = JSON.stringify({
+      error: tooLarge
+        ? { code: 'payload-too-large', message: 'the request line and headers are larger than this service accepts (16 KB)' }
+        : { code: 'bad-request', message: 'the request is not valid HTTP' },
+    })
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  })
   const hub = new Hub(svc.ctx.bus)
   // Frames up to 4x the message limit reach the hub, which answers oversized ones with an error message.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 })

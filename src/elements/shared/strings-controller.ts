@@ -20,6 +20,8 @@ export class StringsController<S extends Slice> implements ReactiveController {
     private readonly slice: S,
     /** Extra overrides that sit between the provider and the property (e.g. `roomStrings`). */
     private readonly extra: () => Partial<StringSlices[S]> | null | undefined = () => undefined,
+    /** The element's own overrides of this slice (last, they win); the host's `strings` by default. */
+    private readonly own: () => Partial<StringSlices[S]> | null | undefined = () => host.strings,
   ) {
     host.addController(this)
     new ContextConsumer(host, {
@@ -50,7 +52,7 @@ export class StringsController<S extends Slice> implements ReactiveController {
       ...baseStrings(this.locale)[this.slice],
       ...(this.provided?.overrides[this.slice] ?? {}),
       ...(this.extra() ?? {}),
-      ...(this.host.strings ?? {}),
+      ...(this.own() ?? {}),
     } as StringSlices[S]
   }
 

@@ -27,6 +27,10 @@ export class VenuekitController implements ReactiveController {
   hostConnected() {
     this.onChange(this.value)
   }
+  /** True when a `<vk-platform-provider>` above the element provides the context (§4.4 rule 5: the take prompt). */
+  get fromProvider(): boolean {
+    return this.provided != null
+  }
   /** The context in use, or null when the page has none. */
   get value(): Venuekit | null {
     return this.provided ?? getVenuekit()

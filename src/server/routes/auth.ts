@@ -66,8 +66,20 @@ export function authRoutes(ctx: ServiceContext) {
     const body = await parseBody(
       c,
       z.strictObject({
-        name: z.string().trim().min(1).max(40).nullable().optional(),
-        avatarUrl: z.url({ protocol: /^https?$/ }).max(500).nullable().optional(),
+        name: z
+          .string()
+          .trim()
+          .min(1)
+          .max(40)
+          .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
+          .nullable()
+          .optional(),
+        avatarUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(500)
+          .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
+          .nullable()
+          .optional(),
       }),
     )
     await ctx.db

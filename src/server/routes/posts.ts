@@ -6,14 +6,14 @@ import { PATHS } from '../../contract/paths.ts'
 import type { ServiceContext } from '../context.ts'
 import { requireCaller, accountForWallet } from '../auth/session.ts'
 import { ApiError } from '../http/errors.ts'
-import { checkSubject, parseParam, readJson, zPostId, zSubjectType, zWallet } from '../http/validate.ts'
+import { checkSubject, parseParam, readJson, zPostId, zRoom, zSubjectType, zWallet } from '../http/validate.ts'
 import { createPost, deletePost, editPost, reactPost, reportPost } from '../services/posts.ts'
 import { placeInRoom } from '../services/room-placement.ts'
 import { venueOfRequest } from '../services/venue-of-request.ts'
 
 const noNul = (s: string) => !s.includes('\u0000')
 export const zBody = z
-  .string({ message: "'body' must be a string" })
+  .string({ message: 'must be a string' })
   .transform((s) => s.trim())
   .pipe(
     z
@@ -52,7 +52,7 @@ export function postRoutes(ctx: ServiceContext) {
         subjectRef: z.string({ message: 'must be a string' }).max(200),
         body: zBody,
         parentId: zPostId.nullish(),
-        room: z.string().max(80).nullish(),
+        room: zRoom.nullish(),
       }),
       raw,
     )

@@ -209,7 +209,7 @@ const epochUs = sql<string>`(extract(epoch from mi.updated_at) * 1000000)::bigin
 /** One page of a scope's queue, newest activity first. Includes posts the report threshold hid. */
 export async function queuePage(ctx: ServiceContext, caller: Caller, scope: string, state: ModState, limit: number, cursor?: string): Promise<ModQueuePage> {
   const after = decodeCursor(cursor, ['string', 'string']) as [string, string] | null
-  if (after && !/^\d{1,20}$/.test(after[0])) throw new ApiError(400, 'validation-failed', "'cursor' is not a cursor this service issued", { param: 'cursor' })
+  if (after && !/^\d{1,18}$/.test(after[0])) throw new ApiError(400, 'validation-failed', "'cursor' is not a cursor this service issued", { param: 'cursor' })
   let q = ctx.db
     .selectFrom('mod_items as mi')
     .innerJoin('posts as p', 'p.id', 'mi.post_id')

@@ -101,12 +101,15 @@ export async function countWrite(ctx: ServiceContext, limits: RateLimits, req: H
     ? sql`union all select ${PREFIX.account} || s.account_id from sessions s
         where s.token_hash = ${token} and s.revoked_at is null and s.expires_at > ${now}`
     : sql``
+  // synchronous_commit off for this statement's own transaction: a counter row is hot (every write from
+  // one address or key bumps it) and its lock is held until commit; not waiting for the WAL flush lets the
+  // next writer in at once. A crash may forget the last counts, never a post.
   const { rows } = await sql<{ bucket: string; hits: number }>`
     insert into rate_counters (bucket, window_start, hits)
     select b, ${start}, 1 from (
       select b from unnest(${direct}::text[]) as b
       ${account}
-    ) x order by b
+    ) x cross join (select set_config('synchronous_commit', 'off', true)) c order by b
     on conflict (bucket, window_start) do update set hits = rate_counters.hits + 1
     returning bucket, hits`.execute(ctx.db)
   let worst: Refusal | null = null

@@ -1,0 +1,93 @@
+/**
+ * Demo chrome for the script-tag pages (home, market, room, profile, operator). venuekit itself is only
+ * the `<script src="/venuekit.js" data-…>` tag in each page; this module adds the demo's developer bar
+ * (demo wallets, dev buys) and fills in the parts of the page that depend on the URL. Demo code.
+ */
+import './demo.css'
+import { mountDevBar, type DevBar } from './dev-bar.ts'
+import { demoConfig, handleElementRequests, pageMarket, renderMarketHead } from './market.ts'
+
+const vk = window.venuekit
+const bar = document.getElementById('demo-bar')
+const page = document.body.dataset.page
+
+async function main() {
+  if (!vk || !bar) throw new Error('venuekit did not load: /venuekit.js is missing (npm run demo builds it)')
+  handleElementRequests()
+  let devBar: DevBar
+  if (page === 'market') {
+    const market = await pageMarket()
+    // The page's elements name the default market in plain HTML; `?market=` points them at another one.
+    for (const e of document.querySelectorAll('[market-id]')) e.setAttribute('market-id', market.id)
+    for (const e of document.querySelectorAll('vk-follow-button[subject-type="event"]')) e.setAttribute('subject-ref', market.id)
+    renderMarketHead(document.getElementById('market-head')!, market)
+    devBar = mountDevBar(bar, vk, { market, buyHost: document.getElementById('demo-buy') })
+  } else {
+    devBar = mountDevBar(bar, vk)
+  }
+  if (page === 'room') await room()
+  if (page === 'profile') await profile(devBar)
+  if (page === 'home') await marketList()
+}
+
+/** The room page: the venue's crypto room (its id exists once the demo has opened it), or `?room=<id|self>`. */
+async function room() {
+  const cfg = await demoConfig()
+  const el = document.querySelector('vk-room-feed')!
+  el.setAttribute('room-id', new URLSearchParams(location.search).get('room') ?? cfg.roomId)
+}
+
+/** The profile page: `?wallet=0x…` or `?handle=ben`, else the signed-in wallet, else Ada. */
+async function profile(devBar: DevBar) {
+  const cfg = await demoConfig()
+  const q = new URLSearchParams(location.search)
+  const el = document.querySelector('vk-author-takes')!
+  const pick = () => {
+    const byHandle = cfg.wallets.find((w) => w.handle === q.get('handle'))
+    const wallet = q.get('wallet') ?? byHandle?.address ?? devBar.wallet ?? cfg.wallets[0].address
+    el.setAttribute('wallet', wallet)
+    if (devBar.wallet) el.setAttribute('viewer', devBar.wallet)
+    else el.removeAttribute('viewer')
+    const who = cfg.wallets.find((w) => w.address === wallet.toLowerCase())
+    document.getElementById('profile-name')!.textContent = who ? who.name : wallet
+  }
+  pick()
+  await devBar.ready
+  pick()
+  bar!.addEventListener('demo-wallet-change', pick)
+  const list = document.getElementById('people')!
+  list.replaceChildren(
+    ...cfg.wallets.map((w) => {
+      const a = document.createElement('a')
+      a.href = `/profile.html?handle=${w.handle}`
+      a.textContent = w.name
+      const li = document.createElement('li')
+      li.append(a)
+      return li
+    }),
+  )
+}
+
+/** The home page's market list (titles from the service). */
+async function marketList() {
+  const cfg = await demoConfig()
+  const ids = Object.values(cfg.markets)
+  const r = await fetch(`/v1/markets?ids=${ids.join(',')}`)
+  const { markets } = (await r.json()) as { markets: Record<string, { title: string; result: unknown }> }
+  const list = document.getElementById('markets')!
+  list.replaceChildren(
+    ...Object.entries(cfg.markets).map(([slug, id]) => {
+      const li = document.createElement('li')
+      const a = document.createElement('a')
+      a.href = `/market.html?market=${slug}`
+      a.textContent = markets[id]?.title ?? slug
+      li.append(a)
+      return li
+    }),
+  )
+}
+
+main().catch((e) => {
+  console.error(e)
+  if (bar) bar.textContent = `Demo failed to start: ${(e as Error).message}`
+})

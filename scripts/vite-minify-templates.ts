@@ -1,0 +1,55 @@
+/**
+ * A vite plugin for the script-tag bundle: shrinks the static text of Lit's `css` and `html` templates in
+ * src/elements, which a JavaScript minifier leaves untouched (template strings are data to it).
+ * - css: comments removed, whitespace runs collapsed, spaces next to `{ } ; ,` removed.
+ * - html/svg: whitespace runs that contain a line break become one space (the same rendering in
+ *   normal flow; no element template has `<pre>` or multi-line `<textarea>` content).
+ * Only whitespace and CSS comments change, so expressions, bindings and text stay as written.
+ */
+import MagicString from 'magic-string'
+import type { Plugin } from 'vite'
+
+interface Node {
+  type: string
+  start: number
+  end: number
+  [key: string]: unknown
+}
+
+export function minifyCss(raw: string): string {
+  return raw
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,])\s*/g, '$1')
+}
+
+export function minifyHtml(raw: string): string {
+  return raw.replace(/\s*\n\s*/g, ' ')
+}
+
+export function minifyLitTemplates(include: RegExp = /\/src\/elements\/.*\.ts$/): Plugin {
+  return {
+    name: 'venuekit-minify-lit-templates',
+    apply: 'build',
+    transform(code, id) {
+      if (!include.test(id) || !/\b(css|html|svg)`/.test(code)) return null
+      const s = new MagicString(code)
+      const walk = (n: unknown): void => {
+        if (Array.isArray(n)) return n.forEach(walk)
+        if (!n || typeof n !== 'object' || typeof (n as Node).type !== 'string') return
+        const node = n as Node
+        const tag = node.tag as Node & { name?: string }
+        if (node.type === 'TaggedTemplateExpression' && tag.type === 'Identifier' && ['css', 'html', 'svg'].includes(tag.name!)) {
+          for (const q of (node.quasi as { quasis: Node[] }).quasis) {
+            const raw = code.slice(q.start, q.end)
+            const out = tag.name === 'css' ? minifyCss(raw) : minifyHtml(raw)
+            if (out !== raw && q.end > q.start) s.overwrite(q.start, q.end, out)
+          }
+        }
+        for (const [k, v] of Object.entries(node)) if (k !== 'parent' && v && typeof v === 'object') walk(v)
+      }
+      walk(this.parse(code))
+      return s.hasChanged() ? { code: s.toString(), map: s.generateMap({ hires: true }) } : null
+    },
+  }
+}

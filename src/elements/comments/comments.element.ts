@@ -1,0 +1,197 @@
+import { html, nothing } from 'lit'
+import { repeat } from 'lit/directives/repeat.js'
+import type { SubjectType } from '../../contract/ids.ts'
+import type { OutcomeLabel, Post } from '../../contract/types.ts'
+import { Composer, composerStyles } from '../shared/composer.ts'
+import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
+import { StoreBinding } from '../shared/store-binding.ts'
+import { StringsController } from '../shared/strings-controller.ts'
+import type { CommentsStrings } from '../shared/strings/index.ts'
+import { themeStyles } from '../shared/theme.ts'
+import { VenuekitController } from '../shared/venuekit-context.ts'
+import { VkElement } from '../shared/vk-element.ts'
+import '../take-card/take-card.ts'
+import { threadStyles } from './comments.styles.ts'
+
+/**
+ * @summary A thread on any subject: newest first, one level of replies, a composer, load-more.
+ *
+ * The thinner thread (§4.4.2): Edit and Delete appear only when `viewer` is set and the post is the
+ * viewer's. Signed out, writing asks the page to sign in (`vk-require-sign-in`). Posts that arrive live
+ * show as "N new" and are merged only when the reader asks, so the scroll position never jumps.
+ *
+ * @event vk-require-sign-in - A signed-out reader tried to write (`detail.action`: post, agree, reply).
+ * @event vk-post-created - A post or reply was written here.
+ * @event vk-tail - Tail was pressed on a take (see `<vk-take-card>`).
+ * @event vk-error - A write failed.
+ *
+ * @csspart thread - The whole thread.
+ * @csspart composer - The new-post form (absent with `read-only`).
+ * @csspart input - The composer's textarea.
+ * @csspart submit - The composer's Post button.
+ * @csspart new-bar - The "N new" bar.
+ * @csspart list - The list of posts.
+ * @csspart row - One post with its replies (`id="vk-post-<id>"`).
+ * @csspart replies - The replies under a post.
+ * @csspart reply-row - One reply (`id="vk-post-<id>"`).
+ * @csspart more - The Load more button.
+ * @csspart loading - The loading skeleton.
+ * @csspart empty - The empty state.
+ * @csspart error - The error state.
+ * @csspart retry - The Retry button.
+ *
+ * @cssproperty --vk-color-border - Row separators.
+ * @cssproperty --vk-color-accent - The "N new" bar and the Post button.
+ * @cssproperty --vk-space-3 - Row padding.
+ */
+export class VkComments extends VkElement {
+  static override styles = [themeStyles, stateStyles, composerStyles, threadStyles]
+  static override properties = {
+    subjectType: { attribute: 'subject-type' },
+    subjectRef: { attribute: 'subject-ref' },
+    viewer: {},
+    readOnly: { type: Boolean, attribute: 'read-only' },
+    venue: {},
+    room: {},
+    limit: { type: Number },
+    onTail: { attribute: false },
+    strings: { attribute: false },
+    locale: {},
+  }
+
+  /** `event` (a market) or a taxonomy node type. */
+  declare subjectType: SubjectType | undefined
+  /** The market id or node key. */
+  declare subjectRef: string | undefined
+  /** The signed-in wallet, passed by the venue: Edit and Delete appear only on its own posts. */
+  declare viewer: string | null | undefined
+  /** Removes every write control from the DOM: composer, Reply, Agree, Edit, Delete, Report. */
+  declare readOnly: boolean
+  /** A venue id: reads the thread with that venue's moderation overlay. */
+  declare venue: string | undefined
+  /** A room id: the thread inside that room; new posts go into it. */
+  declare room: string | undefined
+  /** Posts per page (service default when unset). */
+  declare limit: number | undefined
+  /** Tail handler for takes (see `<vk-take-card>`). */
+  declare onTail: ((post: Post) => void) | null | undefined
+  /** Overrides of the `comments` strings slice (wins over `<vk-strings-provider>`). */
+  declare strings: Partial<CommentsStrings> | null | undefined
+  /** Locale for the built-in strings, numbers and times. */
+  declare locale: string | undefined
+
+  protected readonly vk = new VenuekitController(this)
+  protected readonly str = new StringsController(this, 'comments')
+  protected readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  protected readonly thread = new StoreBinding(this, () => {
+    const s = this.subject()
+    const o = { ...this.threadOptions(), venue: this.venue || undefined, room: this.room || undefined, limit: this.limit || undefined }
+    return s && this.vk.value ? this.vk.value.comments(s[0], s[1], o) : null
+  })
+  private readonly composer = new Composer(this, (body) => this.sendPost(body))
+
+  constructor() {
+    super()
+    this.readOnly = false
+  }
+
+  /** The thread's subject, or null when the attributes do not name one. */
+  protected subject(): [SubjectType, string] | null {
+    return this.subjectType && this.subjectRef ? [this.subjectType, this.subjectRef] : null
+  }
+
+  protected threadOptions(): { includeSeries?: boolean } {
+    return {}
+  }
+
+  /** The wallet whose posts get Edit and Delete. */
+  protected viewerInUse(): string | null | undefined {
+    return this.viewer
+  }
+
+  protected highlighted(_post: Post): boolean {
+    return false
+  }
+
+  private async sendPost(body: string) {
+    const s = this.subject()
+    const actions = this.vk.value?.postActions().get()
+    if (!s || !actions) return false
+    if (!this.session.value) {
+      this.emit('vk-require-sign-in', { action: 'post' })
+      return false
+    }
+    const post = await actions.create(s[0], s[1], body, this.room ? { room: this.room } : {})
+    if (post) this.emit('vk-post-created', { post })
+  }
+
+  private async showNew() {
+    this.thread.value?.showNew()
+    await this.updateComplete
+    // The reader asked for them: bring the top of the thread into view and put focus on the newest row.
+    const first = this.renderRoot.querySelector<HTMLElement>('[part~="row"]')
+    first?.scrollIntoView({ block: 'nearest' })
+    first?.focus({ preventScroll: true })
+  }
+
+  private card(p: Post, labels: OutcomeLabel[] | undefined) {
+    return html`<vk-take-card
+      .post=${p}
+      .labels=${labels}
+      .viewer=${this.viewerInUse()}
+      .onTail=${this.onTail}
+      .strings=${this.strings}
+      .locale=${this.locale}
+      ?read-only=${this.readOnly}
+      ?highlight=${this.highlighted(p)}
+    ></vk-take-card>`
+  }
+
+  private composerView() {
+    if (this.readOnly) return nothing
+    const t = (k: keyof CommentsStrings) => this.str.t(k)
+    return html`${this.composer.render(
+      { label: t('composerLabel'), placeholder: t('composerPlaceholder'), submit: t('post'), busy: t('posting'), failed: t('postFailed') },
+      { id: 'vk-composer' },
+    )}${this.session.value ? nothing : html`<p class="hint" part="hint">${t('signInToPost')}</p>`}`
+  }
+
+  override render() {
+    const v = this.thread.value
+    if (!v) return nothing
+    const t = (k: keyof CommentsStrings, params?: Record<string, number>) => this.str.t(k, params)
+    const labelsOf = (p: Post) => (p.subjectType === 'event' ? v.labels[p.subjectRef.toLowerCase()] : undefined)
+    const body = pagedBody(v, v.posts.length, commentsPaged(this.str, 'empty'), () =>
+      html`<ol part="list" class="list">
+        ${repeat(
+          v.posts,
+          (p) => p.id,
+          (p) => {
+            const replies = v.threads[p.id] ?? []
+            return html`<li part="row" class="row" id="vk-post-${p.id}" tabindex="-1">
+              ${this.card(p, labelsOf(p))}
+              ${replies.length
+                ? html`<ol part="replies" class="replies" aria-label=${t('repliesLabel')}>
+                    ${repeat(
+                      replies,
+                      (r) => r.id,
+                      (r) => html`<li part="reply-row" class="reply-row" id="vk-post-${r.id}" tabindex="-1">${this.card(r, labelsOf(r))}</li>`,
+                    )}
+                  </ol>`
+                : nothing}
+            </li>`
+          },
+        )}
+      </ol>`,
+    )
+    return html`<section part="thread" class="thread" aria-label=${t('threadLabel')} aria-busy=${v.loading ? 'true' : 'false'}>
+      ${this.composerView()}
+      <div part="new-bar" class="new-bar" aria-live="polite">
+        ${v.newCount > 0
+          ? html`<button type="button" class="vk-button primary" @click=${this.showNew}>${t('newPosts', { count: v.newCount })} · ${t('showNew')}</button>`
+          : nothing}
+      </div>
+      ${body}
+    </section>`
+  }
+}

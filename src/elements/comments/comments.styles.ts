@@ -1,0 +1,51 @@
+import { css } from 'lit'
+
+/** The thread layout, shared by `<vk-comments>` and `<vk-market-comments>`. */
+export const threadStyles = css`
+  .thread {
+    display: grid;
+    gap: var(--vk-space-3);
+  }
+  .hint {
+    margin: 0;
+    color: var(--vk-color-muted);
+    font-size: var(--vk-font-size-small);
+  }
+  /* Takes no room in the layout: the bar floats over the list, so it never pushes rows down. */
+  .new-bar {
+    position: sticky;
+    top: var(--vk-space-2);
+    z-index: 1;
+    height: 0;
+    display: flex;
+    justify-content: center;
+    overflow: visible;
+  }
+  .new-bar button {
+    box-shadow: 0 2px 8px rgb(0 0 0 / 0.2);
+  }
+  .list,
+  .replies {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  .row {
+    border-top: 1px solid var(--vk-color-border);
+  }
+  .row:first-child {
+    border-top: 0;
+  }
+  .replies {
+    margin-inline-start: var(--vk-space-4);
+    border-inline-start: 2px solid var(--vk-color-border);
+  }
+  .row:focus-visible,
+  .reply-row:focus-visible {
+    outline: 2px solid var(--vk-color-focus);
+    outline-offset: -2px;
+  }
+  .more {
+    justify-self: center;
+  }
+`

@@ -1,0 +1,266 @@
+import { html, nothing } from 'lit'
+import { repeat } from 'lit/directives/repeat.js'
+import type { SubjectType } from '../../contract/ids.ts'
+import type { FeedScope, FeedSort, OutcomeLabel, Post, Settlement, Signal } from '../../contract/types.ts'
+import { sideLabel } from '../../core/index.ts'
+import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
+import { StoreBinding } from '../shared/store-binding.ts'
+import { StringsController } from '../shared/strings-controller.ts'
+import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
+import { themeStyles } from '../shared/theme.ts'
+import type { FeedValue } from '../../stores/index.ts'
+import { VenuekitController } from '../shared/venuekit-context.ts'
+import { VkElement } from '../shared/vk-element.ts'
+import '../take-card/take-card.ts'
+import '../for-you-rail/for-you-rail.ts'
+import { feedStyles } from '../feed/feed.styles.ts'
+import { communityStyles } from './community-takes.styles.ts'
+
+type Row = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Signal }
+
+/**
+ * @summary The home community tab: ranked takes with their signals, and the for-you rail (§4.4.3).
+ *
+ * - `scope`: `global` (default), `following`, or `subject` with `subject-type` / `subject-ref`.
+ * - `includePost(post)` / `includeSignal(signal)`: the venue's filters (properties, functions returning
+ *   true to keep). Without them the venue shows every take on the platform. The server's order is kept.
+ * - `empty-fallback="global"`: when a `following` or `subject` scope is empty, shows everyone's takes
+ *   with a notice.
+ * - Signals with `attachTo` are lines under their post; the others are quiet rows of their own, placed
+ *   before the post named by `before` (after the last post when null).
+ * - Replies written here go to the post's own thread, so they are read on the market page.
+ * - The for-you rail shows one hint line when not personalized, never a sign-in prompt per card.
+ * - `strings` overrides the `comments` slice; `roomStrings` the `room` slice ('ranked by record', records).
+ *
+ * @event vk-require-sign-in - A signed-out reader pressed Agree or Reply.
+ * @event vk-tail - Tail was pressed on a take.
+ * @event vk-open-market - A market was pressed (card, signal or rail).
+ * @event vk-sign-in - The rail's hint Sign in button was pressed.
+ * @event vk-post-created - A reply was written from a card.
+ *
+ * @csspart takes - The whole element.
+ * @csspart for-you - The for-you rail (`<vk-for-you-rail>`, its own parts are exported as `rail-*`).
+ * @csspart feed - The takes.
+ * @csspart notice - The fallback notice.
+ * @csspart sort-label - The 'ranked by record' label.
+ * @csspart list - The list of rows.
+ * @csspart row - One take with its lines and replies (`id="vk-post-<id>"`).
+ * @csspart signal - A signal line under a post.
+ * @csspart signal-row - A quiet signal row of its own.
+ * @csspart settlement - A settlement line under a post.
+ * @csspart replies - Replies under a take.
+ * @csspart more - The Load more button.
+ * @csspart loading - The loading skeleton.
+ * @csspart empty - The empty state.
+ * @csspart error - The error state.
+ * @csspart retry - The Retry button.
+ *
+ * @cssproperty --vk-color-muted - Signal lines, notices.
+ * @cssproperty --vk-color-surface - Quiet signal rows.
+ * @cssproperty --vk-color-border - Row separators.
+ */
+export class VkCommunityTakes extends VkElement {
+  static override styles = [themeStyles, stateStyles, feedStyles, communityStyles]
+  static override properties = {
+    scope: {},
+    subjectType: { attribute: 'subject-type' },
+    subjectRef: { attribute: 'subject-ref' },
+    sort: {},
+    venue: {},
+    room: {},
+    limit: { type: Number },
+    emptyFallback: { attribute: 'empty-fallback' },
+    includePost: { attribute: false },
+    includeSignal: { attribute: false },
+    viewer: {},
+    onTail: { attribute: false },
+    strings: { attribute: false },
+    roomStrings: { attribute: false },
+    locale: {},
+  }
+
+  /** `global` (default), `following`, or `subject`. */
+  declare scope: FeedScope
+  /** The subject of a `subject` scope. */
+  declare subjectType: SubjectType | undefined
+  declare subjectRef: string | undefined
+  /** `live` or `record`; the service's default when unset. */
+  declare sort: FeedSort | undefined
+  /** A venue id: reads with that venue's overlay. */
+  declare venue: string | undefined
+  /** A room id. */
+  declare room: string | undefined
+  /** Posts per page. */
+  declare limit: number | undefined
+  /** `global`: an empty `following` or `subject` scope falls back to everyone's takes, with a notice. */
+  declare emptyFallback: 'global' | null | undefined
+  /** Keep a post (true) or leave it out (false). Unset: every post. */
+  declare includePost: ((post: Post) => boolean) | null | undefined
+  /** Keep a signal (true) or leave it out (false). Unset: every signal. */
+  declare includeSignal: ((signal: Signal) => boolean) | null | undefined
+  /** The signed-in wallet: Edit and Delete appear on its own cards. */
+  declare viewer: string | null | undefined
+  /** Tail handler for the cards. */
+  declare onTail: ((post: Post) => void) | null | undefined
+  /** Overrides of the `comments` strings slice (wins over `<vk-strings-provider>`). */
+  declare strings: Partial<CommentsStrings> | null | undefined
+  /** Overrides of the `room` strings slice (wins over `<vk-strings-provider>`). */
+  declare roomStrings: Partial<RoomStrings> | null | undefined
+  /** Locale for the built-in strings, numbers and times. */
+  declare locale: string | undefined
+
+  private readonly vk = new VenuekitController(this)
+  private readonly str = new StringsController(this, 'comments')
+  private readonly roomStr = new StringsController(this, 'room', undefined, () => this.roomStrings)
+  private readonly primary = new StoreBinding(this, () => {
+    const vk = this.vk.value
+    if (!vk) return null
+    const scope = this.scope || 'global'
+    if (scope === 'subject' && !(this.subjectType && this.subjectRef)) return null
+    return vk.feed(scope, { ...this.common(), ...(scope === 'subject' ? { subjectType: this.subjectType, subjectRef: this.subjectRef } : {}) })
+  })
+  private readonly fallback = new StoreBinding(this, () => (this.fallingBack() ? this.vk.value?.feed('global', this.common()) : null))
+
+  constructor() {
+    super()
+    this.scope = 'global'
+  }
+
+  private common() {
+    return { sort: this.sort || undefined, venue: this.venue || undefined, room: this.room || undefined, limit: this.limit || undefined }
+  }
+
+  private keep(p: Post) {
+    return !this.includePost || this.includePost(p)
+  }
+
+  /** The first scope is following/subject, fully read, and has nothing to show. */
+  private fallingBack(): boolean {
+    const v = this.primary.value
+    if (this.emptyFallback !== 'global' || !this.scope || this.scope === 'global' || !v) return false
+    return !v.loading && !v.error && !v.hasMore && !v.posts.some((p) => this.keep(p))
+  }
+
+  /** Posts kept by `includePost`, each with its signal lines, and the quiet signal rows between them. */
+  private rows(v: FeedValue): Row[] {
+    const keepSignal = (s: Signal) => !this.includeSignal || this.includeSignal(s)
+    const lines = new Map<string, Signal[]>()
+    const quietBefore = new Map<string | null, Signal[]>()
+    const push = <K, V>(m: Map<K, V[]>, k: K, x: V) => m.set(k, [...(m.get(k) ?? []), x])
+    for (const s of v.signals) {
+      if (!keepSignal(s)) continue
+      if (s.attachTo) push(lines, s.attachTo, s)
+      else push(quietBefore, s.before, s)
+    }
+    const rows: Row[] = []
+    let waiting: Signal[] = []
+    for (const p of v.posts) {
+      waiting.push(...(quietBefore.get(p.id) ?? []))
+      if (!this.keep(p)) {
+        // The post is left out; its lines stay where it stood, as quiet rows.
+        waiting.push(...(lines.get(p.id) ?? []))
+        continue
+      }
+      rows.push(...waiting.map((quiet) => ({ quiet })))
+      waiting = []
+      rows.push({ post: p, lines: lines.get(p.id) ?? [], settled: v.settlements.filter((s) => s.attachTo === p.id) })
+    }
+    return [...rows, ...[...waiting, ...(quietBefore.get(null) ?? [])].map((quiet) => ({ quiet }))]
+  }
+
+  private signalText(v: FeedValue, s: Signal) {
+    const side = sideLabel(v.labels[s.marketId.toLowerCase()], s.side) ?? `#${s.side + 1}`
+    return this.str.t('signalCallersMoved', { count: s.count, side })
+  }
+
+  private settlementText(v: FeedValue, s: Settlement) {
+    const outcome = 'winner' in s.result ? sideLabel(v.labels[s.marketId.toLowerCase()], s.result.winner) : null
+    const head = 'void' in s.result ? this.str.t('settlementVoid') : this.str.t('settlementResolved', { outcome: outcome ?? '' })
+    return `${head} · ${this.str.t('settlementTally', { right: s.right, wrong: s.wrong })}`
+  }
+
+  private card(v: FeedValue, p: Post, labels: OutcomeLabel[] | undefined, reply = false) {
+    return html`<vk-take-card
+      ?show-market=${!reply}
+      .post=${p}
+      .labels=${labels}
+      .marketTitle=${p.subjectType === 'event' ? v.titles[p.subjectRef.toLowerCase()] : undefined}
+      .viewer=${this.viewer}
+      .onTail=${this.onTail}
+      .strings=${this.strings}
+      .roomStrings=${this.roomStrings}
+      .locale=${this.locale}
+    ></vk-take-card>`
+  }
+
+  private row(v: FeedValue, r: Row) {
+    if ('quiet' in r) {
+      const s = r.quiet
+      const title = v.titles[s.marketId.toLowerCase()]
+      return html`<li part="signal-row" class="quiet">
+        ${title
+          ? html`<button type="button" class="market" @click=${() => this.emit('vk-open-market', { marketId: s.marketId })}>${title}</button>`
+          : nothing}
+        <span>${this.signalText(v, s)}</span>
+      </li>`
+    }
+    const p = r.post
+    const labelsOf = (x: Post) => (x.subjectType === 'event' ? v.labels[x.subjectRef.toLowerCase()] : undefined)
+    const replies = v.threads[p.id] ?? []
+    return html`<li part="row" class="row" id="vk-post-${p.id}">
+      ${this.card(v, p, labelsOf(p))}
+      ${r.lines.map((s) => html`<p part="signal" class="line">${this.signalText(v, s)}</p>`)}
+      ${r.settled.map((s) => html`<p part="settlement" class="line">${this.settlementText(v, s)}</p>`)}
+      ${replies.length
+        ? html`<ol part="replies" class="replies" aria-label=${this.str.t('repliesLabel')}>
+            ${repeat(
+              replies,
+              (x) => x.id,
+              (x) => html`<li id="vk-post-${x.id}">${this.card(v, x, labelsOf(x), true)}</li>`,
+            )}
+          </ol>`
+        : nothing}
+    </li>`
+  }
+
+  private feedView() {
+    const primary = this.primary.value
+    if (!primary) return nothing
+    const falling = this.fallingBack()
+    const v = (falling ? this.fallback.value : primary) as FeedValue | undefined
+    const t = (k: keyof CommentsStrings) => this.str.t(k)
+    if (!v) return nothing
+    const rows = this.rows(v)
+    const body = pagedBody(v, rows.length, commentsPaged(this.str, 'emptyFeed'), () =>
+      html`<ol part="list" class="list">
+        ${repeat(
+          rows,
+          (r) => ('quiet' in r ? `s:${r.quiet.marketId}:${r.quiet.side}` : r.post.id),
+          (r) => this.row(v, r),
+        )}
+      </ol>`,
+    )
+    return html`<section part="feed" class="feed" aria-label=${t('feedLabel')} aria-busy=${v.loading ? 'true' : 'false'}>
+      ${falling ? html`<p part="notice" class="notice" role="status">${t('fallbackNotice')}</p>` : nothing}
+      ${v.sort === 'record' ? html`<p part="sort-label" class="sort-label">${this.roomStr.t('rankedByRecord')}</p>` : nothing}
+      ${body}
+    </section>`
+  }
+
+  override render() {
+    if (!this.vk.value) return nothing
+    const subject = this.scope === 'subject' && this.subjectType && this.subjectRef
+    return html`<div part="takes" class="takes">
+      <vk-for-you-rail
+        part="for-you"
+        exportparts="rail:rail-rail,hint:rail-hint,list:rail-list,item:rail-item,market:rail-market,reason:rail-reason"
+        .room=${this.room}
+        .subjectType=${subject ? this.subjectType : undefined}
+        .subjectRef=${subject ? this.subjectRef : undefined}
+        .strings=${this.strings}
+        .locale=${this.locale}
+      ></vk-for-you-rail>
+      ${this.feedView()}
+    </div>`
+  }
+}

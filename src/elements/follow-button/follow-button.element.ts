@@ -1,0 +1,101 @@
+import { html, nothing } from 'lit'
+import type { SubjectType } from '../../contract/ids.ts'
+import { StoreBinding } from '../shared/store-binding.ts'
+import { StringsController } from '../shared/strings-controller.ts'
+import type { RoomStrings } from '../shared/strings/index.ts'
+import { VenuekitController } from '../shared/venuekit-context.ts'
+import { VkElement } from '../shared/vk-element.ts'
+import { styles } from './follow-button.styles.ts'
+
+/**
+ * @summary Follow or unfollow a subject (a market or a taxonomy node).
+ *
+ * The state is re-read on every login and logout (`refreshKey`, §2.12): while it is being read the button
+ * is busy, and a click only ever acts on the state read for the current session, so a latched 'Follow'
+ * never unfollows on its own. Signed out, a click asks the page to sign in.
+ *
+ * @event vk-follow-change - Following changed; `detail` names the subject and the new state.
+ * @event vk-sign-in - A signed-out reader pressed the button (spec `onSignIn`).
+ * @event vk-error - The follow or unfollow failed; `detail.error` is the failure.
+ *
+ * @csspart button - The toggle button.
+ * @csspart error - The failure line.
+ *
+ * @cssproperty --vk-color-accent - Button colour while following.
+ * @cssproperty --vk-color-border - Button border.
+ * @cssproperty --vk-radius-pill - Button corners.
+ */
+export class VkFollowButton extends VkElement {
+  static override styles = styles
+  static override properties = {
+    subjectType: { attribute: 'subject-type' },
+    subjectRef: { attribute: 'subject-ref' },
+    strings: { attribute: false },
+    locale: {},
+    failed: { state: true },
+  }
+
+  /** `event` (a market) or a taxonomy node type. */
+  declare subjectType: SubjectType | undefined
+  /** The market id or the node key. */
+  declare subjectRef: string | undefined
+  /** Overrides of the `room` strings slice (wins over `<vk-strings-provider>`). */
+  declare strings: Partial<RoomStrings> | null | undefined
+  /** Locale for the built-in strings and numbers. */
+  declare locale: string | undefined
+  declare private failed: boolean
+
+  private readonly vk = new VenuekitController(this)
+  private readonly str = new StringsController(this, 'room')
+  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  private readonly state = new StoreBinding(this, () =>
+    this.vk.value && this.subjectType && this.subjectRef ? this.vk.value.follow(this.subjectType, this.subjectRef) : null,
+  )
+  /** The refreshKey of the state the reader saw when they pressed. */
+  private shownKey: unknown
+
+  constructor() {
+    super()
+    this.failed = false
+  }
+
+  private async toggle() {
+    if (!this.session.value) {
+      this.emit('vk-sign-in')
+      return
+    }
+    const s = this.state.value
+    // Act only on a state read for this session (§2.12): never toggle from a stale, latched value.
+    if (!s || s.loading || s.pending || s.following == null || s.refreshKey !== this.shownKey) return
+    const to = !s.following
+    this.failed = false
+    try {
+      await (to ? s.follow() : s.unfollow())
+      this.emit('vk-follow-change', { subjectType: this.subjectType!, subjectRef: this.subjectRef!, following: to })
+    } catch (error) {
+      this.failed = true
+      this.emit('vk-error', { error })
+    }
+  }
+
+  override render() {
+    const s = this.state.value
+    if (!s) return nothing
+    const signedIn = !!this.session.value
+    this.shownKey = s.refreshKey
+    const following = signedIn && s.following === true
+    const busy = signedIn && (s.loading || s.pending || s.following == null)
+    return html`<button
+        part="button"
+        type="button"
+        class=${following ? 'on' : ''}
+        aria-pressed=${signedIn && s.following != null ? String(following) : nothing}
+        aria-busy=${busy ? 'true' : 'false'}
+        ?disabled=${busy}
+        @click=${this.toggle}
+      >
+        ${following ? this.str.t('following') : this.str.t('follow')}
+      </button>
+      ${this.failed ? html`<span part="error" role="alert">${this.str.t('followFailed')}</span>` : nothing}`
+  }
+}

@@ -1,0 +1,10 @@
+import { VkFollowButton } from './follow-button.element.ts'
+
+export { VkFollowButton }
+VkFollowButton.define('vk-follow-button')
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'vk-follow-button': VkFollowButton
+  }
+}

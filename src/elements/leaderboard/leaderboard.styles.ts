@@ -1,0 +1,48 @@
+import { css } from 'lit'
+import { stateStyles } from '../shared/states.ts'
+import { themeStyles } from '../shared/theme.ts'
+
+export const boardStyles = css`
+  h2 {
+    margin: 0;
+    font-size: 1.05em;
+  }
+  [part='population'] {
+    margin: var(--vk-space-1) 0 var(--vk-space-2);
+    color: var(--vk-color-muted);
+    font-size: var(--vk-font-size-small);
+  }
+  ol {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  [part='row'] {
+    display: grid;
+    grid-template-columns: auto 1fr auto;
+    gap: var(--vk-space-3);
+    align-items: baseline;
+    padding: var(--vk-space-2) 0;
+    border-top: 1px solid var(--vk-color-border);
+  }
+  .rank {
+    font-variant-numeric: tabular-nums;
+    font-weight: 600;
+    white-space: nowrap;
+  }
+  .name {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .record {
+    color: var(--vk-color-muted);
+    font-size: var(--vk-font-size-small);
+    white-space: nowrap;
+  }
+  [part='load-more'] {
+    margin-top: var(--vk-space-2);
+  }
+`
+
+export const styles = [themeStyles, stateStyles, boardStyles]

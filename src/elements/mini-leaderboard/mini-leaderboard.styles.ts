@@ -1,0 +1,18 @@
+import { css } from 'lit'
+import { stateStyles } from '../shared/states.ts'
+import { themeStyles } from '../shared/theme.ts'
+import { boardStyles } from '../leaderboard/leaderboard.styles.ts'
+
+export const styles = [
+  themeStyles,
+  stateStyles,
+  boardStyles,
+  css`
+    :host {
+      font-size: var(--vk-font-size-small);
+    }
+    [part='row'] {
+      padding: var(--vk-space-1) 0;
+    }
+  `,
+]

@@ -1,0 +1,191 @@
+import { html, nothing } from 'lit'
+import type { ModQueueItem, ModState } from '../../contract/types.ts'
+import { absoluteTime } from '../shared/format.ts'
+import { displayName } from '../shared/identity.ts'
+import { emptyState, errorState, loadingState } from '../shared/states.ts'
+import { StoreBinding } from '../shared/store-binding.ts'
+import { tabList } from '../shared/tabs.ts'
+import { StringsController } from '../shared/strings-controller.ts'
+import type { ModerationStrings } from '../shared/strings/index.ts'
+import { VenuekitController } from '../shared/venuekit-context.ts'
+import { VkElement } from '../shared/vk-element.ts'
+import { styles } from './moderation-queue.styles.ts'
+
+type Action = 'keep' | 'hide' | 'ban' | 'unban'
+const ACTIONS: Action[] = ['keep', 'hide', 'ban', 'unban']
+const TABS: ModState[] = ['open', 'actioned']
+
+/** Where one row's last action stands: pending, then its result. */
+interface RowStatus {
+  action: Action
+  phase: 'pending' | 'done' | 'failed'
+  message?: string
+}
+
+/**
+ * @summary The moderation queue of a venue, or without `venue-id` the operator's platform-wide queue.
+ *
+ * Open and Actioned tabs, Load more, and the actions Keep, Hide, Ban and Unban (ban and unban act on the
+ * post's author). No action is optimistic: the row shows it pending, then its result, and the queue is
+ * read again. Posts the report threshold already hid are marked. A reader who cannot moderate sees
+ * "you can't moderate this venue" — its own state, never an empty queue (§4.4 rule 6).
+ *
+ * @event vk-open-post - The moderator opened a post (spec `onOpenPost`).
+ * @event vk-moderated - An action completed.
+ * @event vk-sign-in - A signed-out reader asked to sign in.
+ *
+ * @csspart queue - The whole queue.
+ * @csspart header - Title.
+ * @csspart tabs - The tab list.
+ * @csspart tab - One tab.
+ * @csspart list - The rows.
+ * @csspart row - One queued post.
+ * @csspart body - The post's text.
+ * @csspart flags - Report count and hidden markers.
+ * @csspart threshold-hidden - The 'hidden by reports' marker.
+ * @csspart actions - The action buttons of a row.
+ * @csspart action - One action button.
+ * @csspart row-status - A row's pending or result line.
+ * @csspart status - The live line announcing each result.
+ * @csspart load-more - The Load more button.
+ * @csspart forbidden - The reader cannot moderate.
+ * @csspart loading - Loading skeleton.
+ * @csspart empty - Nothing in this tab.
+ * @csspart error - Failure and its Retry button.
+ * @csspart retry - The Retry button.
+ *
+ * @cssproperty --vk-color-border - Row separators and tab underline.
+ * @cssproperty --vk-color-accent - Selected tab.
+ * @cssproperty --vk-color-danger - Hidden markers and failures.
+ */
+export class VkModerationQueue extends VkElement {
+  static override styles = styles
+  static override properties = {
+    venueId: { attribute: 'venue-id' },
+    strings: { attribute: false },
+    locale: {},
+    tab: { state: true },
+    status: { state: true },
+    announce: { state: true },
+  }
+
+  /** The venue to moderate (its owner, or an operator). Absent: the platform-wide queue (operators). */
+  declare venueId: string | undefined
+  /** Overrides of the `moderation` strings slice. */
+  declare strings: Partial<ModerationStrings> | null | undefined
+  /** Locale for the built-in strings, numbers and times. */
+  declare locale: string | undefined
+  declare private tab: ModState
+  declare private status: Record<string, RowStatus>
+  declare private announce: string
+
+  private readonly vk = new VenuekitController(this)
+  private readonly str = new StringsController(this, 'moderation')
+  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  private readonly queue = new StoreBinding(this, () =>
+    this.session.value ? this.vk.value?.moderationQueue({ venueId: this.venueId || undefined, state: this.tab }) : null,
+  )
+  private readonly mod = new StoreBinding(this, () => this.vk.value?.moderate({ venueId: this.venueId || undefined }))
+  private readonly names = new StoreBinding(this, () => {
+    const wallets = this.queue.value?.items.map((i) => i.post.author) ?? []
+    return wallets.length ? this.vk.value?.profiles(wallets) : null
+  })
+
+  constructor() {
+    super()
+    this.tab = 'open'
+    this.status = {}
+    this.announce = ''
+  }
+
+  private async act(item: ModQueueItem, action: Action) {
+    const m = this.mod.value
+    if (!m) return
+    const key = item.post.id
+    const s = this.str
+    this.status = { ...this.status, [key]: { action, phase: 'pending' } }
+    try {
+      if (action === 'ban' || action === 'unban') await m[action](item.post.author)
+      else await m[action](item.post.id)
+      this.status = { ...this.status, [key]: { action, phase: 'done' } }
+      this.announce = s.t('done', { action: s.t(action) })
+      this.emit('vk-moderated', action === 'ban' || action === 'unban' ? { action, wallet: item.post.author } : { action, postId: item.post.id })
+    } catch (e) {
+      const message = e instanceof Error ? e.message : ''
+      this.status = { ...this.status, [key]: { action, phase: 'failed', message } }
+      this.announce = s.t('failed', { action: s.t(action), message })
+    }
+  }
+
+  private rowStatus(st: RowStatus | undefined) {
+    if (!st) return nothing
+    const s = this.str
+    if (st.phase === 'pending') return html`<p part="row-status" class="pending" aria-busy="true">${s.t('pending')}</p>`
+    if (st.phase === 'done') return html`<p part="row-status">${s.t('done', { action: s.t(st.action) })}</p>`
+    return html`<p part="row-status" class="failed">${s.t('failed', { action: s.t(st.action), message: st.message })}</p>`
+  }
+
+  private row(item: ModQueueItem) {
+    const s = this.str
+    const p = item.post
+    const st = this.status[p.id]
+    const busy = st?.phase === 'pending'
+    const name = displayName(this.names.value?.profiles[p.author.toLowerCase()], p.author)
+    return html`<li part="row" id=${`vk-post-${p.id}`} aria-busy=${busy ? 'true' : 'false'}>
+      <div class="meta">
+        <span class="author">${name}</span>
+        <time datetime=${p.createdAt}>${absoluteTime(p.createdAt, s.locale)}</time>
+      </div>
+      <p part="body">${p.body}</p>
+      <ul part="flags" aria-label=${s.t('flags')}>
+        <li>${s.t('reports', { count: item.reports })}</li>
+        ${item.thresholdHidden ? html`<li part="threshold-hidden" class="warn">${s.t('thresholdHidden')}</li>` : nothing}
+        ${item.postState === 'removed' ? html`<li class="warn">${s.t('removed')}</li>` : nothing}
+        ${item.hiddenHere && this.venueId ? html`<li class="warn">${s.t('hiddenHere')}</li>` : nothing}
+        ${item.lastAction ? html`<li>${s.t('lastAction', { action: s.t(item.lastAction.action as Action) || item.lastAction.action })}</li>` : nothing}
+      </ul>
+      ${item.reasons.length ? html`<ul class="reasons" aria-label=${s.t('reasons')}>${item.reasons.map((r) => html`<li>${r}</li>`)}</ul>` : nothing}
+      <div part="actions" role="group" aria-label=${s.t('actionsFor', { name })}>
+        <button type="button" part="action" class="vk-button" @click=${() => this.emit('vk-open-post', { postId: p.id, subjectType: p.subjectType, subjectRef: p.subjectRef })}>
+          ${s.t('openPost')}
+        </button>
+        ${ACTIONS.map(
+          (a) => html`<button type="button" part="action" class="vk-button" data-action=${a} ?disabled=${busy} @click=${() => this.act(item, a)}>${s.t(a)}</button>`,
+        )}
+      </div>
+      ${this.rowStatus(st)}
+    </li>`
+  }
+
+  private panel() {
+    const s = this.str
+    if (!this.session.value)
+      return html`<div part="forbidden" role="alert">
+        <p>${s.t('forbidden')}</p>
+        <button type="button" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${s.t('signIn')}</button>
+      </div>`
+    const q = this.queue.value
+    if (!q) return nothing
+    if (q.forbidden) return html`<div part="forbidden" role="alert"><p>${s.t('forbidden')}</p></div>`
+    if (q.error && !q.items.length) return errorState(s.t('error'), s.t('retry'), () => q.refresh())
+    if (q.loading && !q.items.length) return loadingState(s.t('loading'))
+    if (!q.items.length) return emptyState(s.t(this.tab === 'open' ? 'empty' : 'emptyActioned'))
+    return html`<ul part="list">${q.items.map((i) => this.row(i))}</ul>
+      ${q.nextCursor
+        ? html`<button type="button" part="load-more" class="vk-button" ?disabled=${q.loadingMore} aria-busy=${q.loadingMore ? 'true' : 'false'} @click=${() => q.loadMore()}>
+            ${q.loadingMore ? s.t('loadingMore') : s.t('loadMore')}
+          </button>`
+        : nothing}`
+  }
+
+  override render() {
+    if (!this.vk.value) return nothing
+    const s = this.str
+    return html`<section part="queue" aria-labelledby="title">
+      <header part="header"><h2 id="title">${this.venueId ? s.t('queueLabel') : s.t('platformQueue')}</h2></header>
+      ${tabList(this, { tabs: TABS.map((key) => ({ key, label: s.t(key) })), selected: this.tab, label: s.t('queueLabel'), select: (t) => (this.tab = t) })}
+      <div id="panel" role="tabpanel" aria-labelledby=${`tab-${this.tab}`}>${this.panel()}</div>
+      <p part="status" role="status" class="vk-visually-hidden">${this.announce}</p>
+    </section>`
+  }
+}

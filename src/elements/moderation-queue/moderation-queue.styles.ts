@@ -1,0 +1,78 @@
+import { css } from 'lit'
+import { stateStyles } from '../shared/states.ts'
+import { tabStyles } from '../shared/tabs.ts'
+import { themeStyles } from '../shared/theme.ts'
+
+export const styles = [
+  themeStyles,
+  stateStyles,
+  tabStyles,
+  css`
+    h2 {
+      margin: 0 0 var(--vk-space-2);
+      font-size: 1.1em;
+    }
+    ul {
+      list-style: none;
+      margin: 0;
+      padding: 0;
+    }
+    [part='row'] {
+      padding: var(--vk-space-3) 0;
+      border-bottom: 1px solid var(--vk-color-border);
+    }
+    .meta {
+      display: flex;
+      gap: var(--vk-space-2);
+      color: var(--vk-color-muted);
+      font-size: var(--vk-font-size-small);
+    }
+    .author {
+      font-weight: 600;
+      color: var(--vk-color-text);
+    }
+    [part='body'] {
+      margin: var(--vk-space-1) 0;
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
+    [part='flags'],
+    .reasons {
+      display: flex;
+      flex-wrap: wrap;
+      gap: var(--vk-space-2);
+      font-size: var(--vk-font-size-small);
+      color: var(--vk-color-muted);
+    }
+    .reasons li {
+      overflow-wrap: anywhere;
+    }
+    .reasons li::before {
+      content: '“';
+    }
+    .reasons li::after {
+      content: '”';
+    }
+    .warn {
+      color: var(--vk-color-danger);
+      font-weight: 600;
+    }
+    [part='actions'] {
+      display: flex;
+      flex-wrap: wrap;
+      gap: var(--vk-space-2);
+      margin-top: var(--vk-space-2);
+    }
+    [part='row-status'] {
+      margin: var(--vk-space-1) 0 0;
+      font-size: var(--vk-font-size-small);
+    }
+    .failed,
+    [part='forbidden'] {
+      color: var(--vk-color-danger);
+    }
+    [part='load-more'] {
+      margin-top: var(--vk-space-3);
+    }
+  `,
+]

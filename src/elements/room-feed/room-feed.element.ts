@@ -1,0 +1,351 @@
+import { html, nothing } from 'lit'
+import { repeat } from 'lit/directives/repeat.js'
+import { UNFOLLOWABLE_NODE_TYPES, type NodeType, type SubjectType } from '../../contract/ids.ts'
+import type { FeedSort, Market, Post } from '../../contract/types.ts'
+import { Composer } from '../shared/composer.ts'
+import { relativeTime } from '../shared/format.ts'
+import { emptyState, errorState, loadingState } from '../shared/states.ts'
+import { StoreBinding } from '../shared/store-binding.ts'
+import { StringsController } from '../shared/strings-controller.ts'
+import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
+import { VenuekitController } from '../shared/venuekit-context.ts'
+import { VkElement } from '../shared/vk-element.ts'
+import '../take-card/take-card.ts'
+import '../for-you-rail/for-you-rail.ts'
+import '../take-prompt/take-prompt.ts'
+import '../follow-button/follow-button.ts'
+import { styles } from './room-feed.styles.ts'
+
+/** `"false"` turns a default-on feature off; any other value (or none) leaves it on. */
+const onUnlessFalse = { fromAttribute: (v: string | null) => v !== 'false', toAttribute: (v: boolean) => (v ? null : 'false') }
+
+/** The spec's words for a refused post, by the service's code (§7); other failures keep the service's sentence. */
+const REFUSALS: Record<string, keyof RoomStrings> = { 'room-join-required': 'joinToPost', 'room-left': 'leftRoom', 'room-not-open': 'joinRefused' }
+const codeOf = (e: unknown) => (e && typeof e === 'object' && 'code' in e ? String((e as { code: unknown }).code) : '')
+
+/**
+ * @summary A room: its discussion ranked by record, its markets closing soon, the For-you rail, the take
+ * prompt after a buy, and a Join card for a signed-in non-member.
+ *
+ * Give `room-id` (a room id, or `self` with a venue key), or `subject-type` and `subject-ref` for a
+ * taxonomy-node section. The discussion is ranked by record by default and says so ('ranked by record').
+ *
+ * - Join card: only for a signed-in reader whose membership is known to be false (never while it is
+ *   unknown, `member === null`); `membership="false"` turns it off. Joining a private room shows
+ *   'this room is not open to join'; another venue's room shows the service's error.
+ * - The composer is never hidden from a non-member: posting makes a follower of the room's subject a
+ *   member, and everyone else gets the service's refusal, word for word ('join this room to post in it',
+ *   'you left this room — rejoin to post').
+ * - The take prompt shows after a buy only when a `<vk-platform-provider>` is above the room;
+ *   `take-prompt="false"` turns it off.
+ * - Rows get Tail only when `onTail` is set.
+ * - A private room read by an outsider is a not-found state (its existence is not confirmed).
+ *
+ * @event vk-sign-in - A signed-out reader asked to sign in (spec `onSignIn`).
+ * @event vk-open-market - A market was pressed (spec `onOpenMarket`).
+ * @event vk-membership-change - The reader joined or left.
+ * @event vk-post-created - A post was written here.
+ * @event vk-tail - Tail was pressed on a take (with `onTail`).
+ *
+ * @csspart room - The whole room.
+ * @csspart header - Title, headcount, Follow and Leave.
+ * @csspart members - The headcount.
+ * @csspart leave - The Leave button.
+ * @csspart join-card - The Join card.
+ * @csspart join - The Join button.
+ * @csspart refusal - A refusal or failure line (join or post).
+ * @csspart composer - The post form.
+ * @csspart input - The composer's textarea.
+ * @csspart submit - The composer's Post button.
+ * @csspart sign-in - The Sign in button shown signed out.
+ * @csspart discussion - The discussion column.
+ * @csspart sort-label - 'ranked by record'.
+ * @csspart list - The posts.
+ * @csspart row - One post with its replies (`id="vk-post-<id>"`).
+ * @csspart replies - Replies under a post.
+ * @csspart more - The Load more button.
+ * @csspart rail - The side column.
+ * @csspart closing-soon - The closing-soon rail.
+ * @csspart market - A closing-soon market button.
+ * @csspart not-found - The not-found state.
+ * @csspart loading - Loading skeleton.
+ * @csspart empty - No discussion yet.
+ * @csspart error - Failure and its Retry button.
+ * @csspart retry - The Retry button.
+ *
+ * @cssproperty --vk-color-surface - Join card and rail backgrounds.
+ * @cssproperty --vk-color-border - Separators.
+ * @cssproperty --vk-color-accent - Join and Post buttons.
+ * @cssproperty --vk-color-danger - Refusals.
+ * @cssproperty --vk-room-rail-width - Width of the side column (default 280px).
+ */
+export class VkRoomFeed extends VkElement {
+  static override styles = styles
+  static override properties = {
+    roomId: { attribute: 'room-id' },
+    subjectType: { attribute: 'subject-type' },
+    subjectRef: { attribute: 'subject-ref' },
+    membership: { converter: onUnlessFalse },
+    takePrompt: { attribute: 'take-prompt', converter: onUnlessFalse },
+    sort: {},
+    viewer: {},
+    onTail: { attribute: false },
+    strings: { attribute: false },
+    cardStrings: { attribute: false },
+    locale: {},
+    refusal: { state: true },
+  }
+
+  /** The room: an id, or `self` (the room of the venue whose key the client carries). */
+  declare roomId: string | undefined
+  /** With `subject-ref`, instead of `room-id`: a taxonomy-node section. */
+  declare subjectType: SubjectType | undefined
+  declare subjectRef: string | undefined
+  /** The Join card; `membership="false"` turns it off. */
+  declare membership: boolean
+  /** The take prompt after a buy; `take-prompt="false"` turns it off. */
+  declare takePrompt: boolean
+  /** `record` (default) or `live`. */
+  declare sort: FeedSort | undefined
+  /** The signed-in wallet, passed by the venue: Edit and Delete appear on its own posts. */
+  declare viewer: string | null | undefined
+  /** Tail handler: rows get Tail only when it is set. */
+  declare onTail: ((post: Post) => void) | null | undefined
+  /** Overrides of the `room` strings slice (wins over `<vk-strings-provider>`). */
+  declare strings: Partial<RoomStrings> | null | undefined
+  /** Overrides of the `comments` strings slice, for the take cards and the For-you rail. */
+  declare cardStrings: Partial<CommentsStrings> | null | undefined
+  /** Locale for the built-in strings, numbers and times. */
+  declare locale: string | undefined
+  /** The last refused or failed join or post, as shown. */
+  declare private refusal: string | null
+
+  private readonly vk = new VenuekitController(this)
+  private readonly str = new StringsController(this, 'room')
+  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  private readonly feed = new StoreBinding(this, () => {
+    const vk = this.vk.value
+    const target = this.roomId || (this.subjectType && this.subjectRef ? { subjectType: this.subjectType, subjectRef: this.subjectRef } : null)
+    return vk && target ? vk.roomFeed(target, { sort: this.sort || undefined }) : null
+  })
+  private readonly member = new StoreBinding(this, () => (this.roomId ? this.vk.value?.roomMembership(this.roomId) : null))
+  private readonly composer = new Composer(this, (body) => this.send(body))
+  private shownTarget = ''
+
+  constructor() {
+    super()
+    this.membership = true
+    this.takePrompt = true
+    this.refusal = null
+  }
+
+  protected override willUpdate() {
+    const target = `${this.roomId}|${this.subjectType}|${this.subjectRef}`
+    if (target !== this.shownTarget) {
+      this.shownTarget = target
+      this.refusal = null
+    }
+  }
+
+  /** The subject new posts are written on: the room's node, or the section's subject. */
+  private postSubject(): [SubjectType, string] | null {
+    if (this.roomId) {
+      const room = this.feed.value?.room ?? this.member.value?.room
+      return room ? [room.subject.type, room.subject.ref] : null
+    }
+    return this.subjectType && this.subjectRef ? [this.subjectType, this.subjectRef] : null
+  }
+
+  private failure(e: unknown, fallback: keyof RoomStrings): string {
+    const key = REFUSALS[codeOf(e)]
+    if (key) return this.str.t(key)
+    return e instanceof Error && e.message ? e.message : this.str.t(fallback)
+  }
+
+  private async send(body: string) {
+    const actions = this.vk.value?.postActions().get()
+    const subject = this.postSubject()
+    if (!this.session.value) {
+      this.emit('vk-sign-in')
+      return false
+    }
+    if (!actions || !subject) return false
+    this.refusal = null
+    try {
+      const post = await actions.create(subject[0], subject[1], body, this.roomId ? { room: this.roomId } : {})
+      // A follower's first post made them a member (§3.3): read the membership again.
+      this.member.value?.refresh()
+      this.emit('vk-post-created', { post })
+    } catch (e) {
+      this.refusal = this.failure(e, 'postFailed')
+      return false
+    }
+  }
+
+  private async join() {
+    const m = this.member.value
+    if (!m || !this.roomId) return
+    this.refusal = null
+    try {
+      const r = await m.join()
+      if (r.refused) this.refusal = this.str.t('joinRefused')
+      else this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: true })
+    } catch (e) {
+      this.refusal = this.failure(e, 'error')
+    }
+  }
+
+  private async leave() {
+    const m = this.member.value
+    if (!m || !this.roomId) return
+    this.refusal = null
+    try {
+      await m.leave()
+      this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: false })
+    } catch (e) {
+      this.refusal = this.failure(e, 'error')
+    }
+  }
+
+  private refusalLine() {
+    return this.refusal ? html`<p part="refusal" class="refusal" role="alert">${this.refusal}</p>` : nothing
+  }
+
+  private header() {
+    const v = this.feed.value!
+    const m = this.member.value
+    const s = this.str
+    const room = v.room ?? m?.room ?? null
+    const node = room ? room.subject : this.subjectType && this.subjectType !== 'event' && this.subjectRef ? { type: this.subjectType as NodeType, ref: this.subjectRef } : null
+    const followable = node && !UNFOLLOWABLE_NODE_TYPES.includes(node.type)
+    const signedIn = !!this.session.value
+    return html`<header part="header" class="header">
+      <h2 id="title">${room?.title ?? node?.ref ?? this.subjectRef ?? s.t('roomLabel')}</h2>
+      ${m?.members != null ? html`<span part="members" class="muted">${s.t('members', { count: m.members })}</span>` : nothing}
+      ${followable ? html`<vk-follow-button subject-type=${node.type} subject-ref=${node.ref} .strings=${this.strings} .locale=${this.locale}></vk-follow-button>` : nothing}
+      ${this.membership && signedIn && m?.member === true
+        ? html`<button type="button" part="leave" class="vk-button" ?disabled=${m.pending} aria-busy=${m.pending ? 'true' : 'false'} @click=${this.leave}>
+            ${m.pending ? s.t('leaving') : s.t('leave')}
+          </button>`
+        : nothing}
+    </header>`
+  }
+
+  /** The Join card: signed in, membership known to be false (never on null, §4.5.3), and not turned off. */
+  private joinCard() {
+    const m = this.member.value
+    if (!this.membership || !this.session.value || !m || m.member !== false) return nothing
+    const s = this.str
+    const title = m.room?.title ?? this.feed.value?.room?.title ?? ''
+    return html`<aside part="join-card" class="join-card" aria-labelledby="join-title">
+      <h3 id="join-title">${s.t('joinTitle', { room: title })}</h3>
+      <p>${m.left ? s.t('leftBody') : s.t('joinBody')}</p>
+      <button type="button" part="join" class="vk-button primary" ?disabled=${m.pending} aria-busy=${m.pending ? 'true' : 'false'} @click=${this.join}>
+        ${m.pending ? s.t('joining') : m.left ? s.t('rejoin') : s.t('join')}
+      </button>
+    </aside>`
+  }
+
+  private composerView() {
+    const s = this.str
+    if (!this.session.value)
+      return html`<button type="button" part="sign-in" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${s.t('signInToPost')}</button>`
+    // Never hidden from a non-member (§4.5.3): a follower's post makes them a member; others get the refusal.
+    return this.composer.render(
+      { label: s.t('composerLabel'), placeholder: s.t('composerPlaceholder'), submit: s.t('post'), busy: s.t('posting'), failed: s.t('postFailed') },
+      { id: 'vk-room-composer' },
+    )
+  }
+
+  private card(p: Post) {
+    const v = this.feed.value!
+    const id = p.subjectType === 'event' ? p.subjectRef.toLowerCase() : ''
+    return html`<vk-take-card
+      show-market
+      .post=${p}
+      .labels=${id ? v.labels[id] : undefined}
+      .marketTitle=${id ? v.titles[id] : undefined}
+      .viewer=${this.viewer}
+      .onTail=${this.onTail}
+      .strings=${this.cardStrings}
+      .roomStrings=${this.strings}
+      .locale=${this.locale}
+    ></vk-take-card>`
+  }
+
+  private discussion() {
+    const v = this.feed.value!
+    const s = this.str
+    let body
+    if (v.loading && !v.posts.length) body = loadingState(s.t('loading'))
+    else if (v.error && !v.posts.length) body = errorState(s.t('error'), s.t('retry'), () => v.refresh())
+    else if (!v.posts.length) body = emptyState(s.t('empty'))
+    else
+      body = html`<ol part="list" class="list">
+          ${repeat(
+            v.posts,
+            (p) => p.id,
+            (p) => {
+              const replies = v.threads[p.id] ?? []
+              return html`<li part="row" class="row" id="vk-post-${p.id}">
+                ${this.card(p)}
+                ${replies.length
+                  ? html`<ol part="replies" class="replies">
+                      ${repeat(replies, (r) => r.id, (r) => html`<li class="reply-row" id="vk-post-${r.id}">${this.card(r)}</li>`)}
+                    </ol>`
+                  : nothing}
+              </li>`
+            },
+          )}
+        </ol>
+        ${v.error ? errorState(s.t('error'), s.t('retry'), () => v.loadMore()) : nothing}
+        ${v.hasMore
+          ? html`<button type="button" part="more" class="vk-button" ?disabled=${v.loadingMore} aria-busy=${v.loadingMore ? 'true' : 'false'} @click=${() => v.loadMore()}>
+              ${v.loadingMore ? s.t('loadingMore') : s.t('loadMore')}
+            </button>`
+          : nothing}`
+    return html`<section part="discussion" class="discussion" aria-labelledby="discussion-title">
+      <div class="discussion-head">
+        <h3 id="discussion-title">${s.t('discussion')}</h3>
+        ${v.sort === 'record' ? html`<span part="sort-label" class="muted">${s.t('rankedByRecord')}</span>` : nothing}
+      </div>
+      ${body}
+    </section>`
+  }
+
+  private closingSoon(markets: Market[]) {
+    const s = this.str
+    return html`<section part="closing-soon" class="closing-soon" aria-labelledby="closing-title">
+      <h3 id="closing-title">${s.t('closingSoon')}</h3>
+      ${markets.length
+        ? html`<ul class="markets">
+            ${markets.map(
+              (m) => html`<li>
+                <button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: m.id })}>${m.title}</button>
+                ${m.closesAt ? html`<span class="muted">${s.t('closesIn', { time: relativeTime(m.closesAt, s.locale) })}</span>` : nothing}
+              </li>`,
+            )}
+          </ul>`
+        : html`<p class="muted">${s.t('noClosingSoon')}</p>`}
+    </section>`
+  }
+
+  override render() {
+    const v = this.feed.value
+    if (!v) return nothing
+    const s = this.str
+    if (v.notFound)
+      return html`<section part="room" aria-label=${s.t('roomLabel')}><p part="not-found" class="not-found">${s.t('notFound')}</p></section>`
+    const rail = this.roomId
+      ? html`<vk-for-you-rail room=${this.roomId} .strings=${this.cardStrings} .locale=${this.locale}></vk-for-you-rail>`
+      : html`<vk-for-you-rail subject-type=${this.subjectType ?? nothing} subject-ref=${this.subjectRef ?? nothing} .strings=${this.cardStrings} .locale=${this.locale}></vk-for-you-rail>`
+    return html`<section part="room" class="room" aria-labelledby="title">
+      ${this.header()} ${this.joinCard()} ${this.refusalLine()}
+      ${this.takePrompt && this.vk.fromProvider ? html`<vk-take-prompt .strings=${this.strings} .locale=${this.locale}></vk-take-prompt>` : nothing}
+      <div class="columns">
+        <div class="main">${this.composerView()} ${this.discussion()}</div>
+        <div part="rail" class="rail">${this.closingSoon(v.markets)} ${rail}</div>
+      </div>
+    </section>`
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * A text composer (new post, reply, edit, report reason) as a controller of the element that shows it:
+ * a labelled textarea and a submit button in a `<form>`, the text kept across renders, busy while
+ * sending, a failure sentence (role=alert) when the send throws. Ctrl/Cmd+Enter submits.
+ * `send` returning `false` means "not sent, keep the text, no failure" (e.g. sign-in required).
+ */
+import { css, html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit'
+import { live } from 'lit/directives/live.js'
+import { LIMITS } from '../../contract/limits.ts'
+
+export interface ComposerText {
+  label: string
+  placeholder: string
+  submit: string
+  busy: string
+  failed: string
+  /** Shown as a Cancel button when set. */
+  cancel?: string
+}
+
+export class Composer implements ReactiveController {
+  value = ''
+  pending = false
+  failed = false
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly send: (body: string) => Promise<boolean | void>,
+    private readonly onCancel?: () => void,
+    private readonly maxLength: number = LIMITS.bodyMaxChars,
+  ) {
+    host.addController(this)
+  }
+
+  hostConnected() {}
+
+  reset(value = '') {
+    this.value = value
+    this.failed = false
+    this.host.requestUpdate()
+  }
+
+  private readonly submit = async (e: Event) => {
+    e.preventDefault()
+    const body = this.value.trim()
+    const area = (e.target as HTMLElement).closest('form')?.querySelector('textarea')
+    if (!body || this.pending) return area?.focus()
+    this.pending = true
+    this.failed = false
+    this.host.requestUpdate()
+    try {
+      if ((await this.send(body)) !== false) this.value = ''
+    } catch {
+      this.failed = true
+    } finally {
+      this.pending = false
+      this.host.requestUpdate()
+    }
+  }
+
+  render(text: ComposerText, o: { id: string; part?: string; rows?: number; autofocus?: boolean }) {
+    return html`<form part=${o.part ?? 'composer'} class="vk-composer" @submit=${this.submit}>
+      <label class="vk-visually-hidden" for=${o.id}>${text.label}</label>
+      <textarea
+        id=${o.id}
+        part="input"
+        rows=${o.rows ?? 2}
+        maxlength=${this.maxLength}
+        placeholder=${text.placeholder}
+        ?autofocus=${o.autofocus}
+        .value=${live(this.value)}
+        @input=${(e: Event) => (this.value = (e.target as HTMLTextAreaElement).value)}
+        @keydown=${(e: KeyboardEvent) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) (e.target as HTMLTextAreaElement).form?.requestSubmit()
+        }}
+      ></textarea>
+      <div class="vk-composer-actions">
+        ${this.failed ? html`<span class="vk-composer-failed" role="alert">${text.failed}</span>` : nothing}
+        ${text.cancel
+          ? html`<button type="button" class="vk-button" part="cancel" @click=${() => (this.reset(), this.onCancel?.())}>${text.cancel}</button>`
+          : nothing}
+        <button type="submit" class="vk-button primary" part="submit" ?disabled=${this.pending} aria-busy=${this.pending ? 'true' : 'false'}>
+          ${this.pending ? text.busy : text.submit}
+        </button>
+      </div>
+    </form>`
+  }
+}
+
+export const composerStyles = css`
+  .vk-composer {
+    display: grid;
+    gap: var(--vk-space-2);
+  }
+  .vk-composer textarea {
+    width: 100%;
+    min-height: 2.6em;
+    padding: var(--vk-space-2);
+    border: 1px solid var(--vk-color-border);
+    border-radius: var(--vk-radius);
+    background: var(--vk-color-bg);
+    resize: vertical;
+  }
+  .vk-composer-actions {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: flex-end;
+    gap: var(--vk-space-2);
+  }
+  .vk-composer-failed {
+    margin-inline-end: auto;
+    color: var(--vk-color-danger);
+    font-size: var(--vk-font-size-small);
+  }
+`

@@ -1,0 +1,146 @@
+/**
+ * The common states of a venuekit element, one look everywhere: a loading skeleton with an accessible
+ * busy state, an empty state, and an error state with a Retry button. Parts: `loading`, `empty`,
+ * `error`, `retry`. Add `stateStyles` to the element's styles.
+ */
+import { css, html, nothing } from 'lit'
+import type { StringsController } from './strings-controller.ts'
+
+/** A skeleton of `rows` grey bars, announced as busy with `label` (e.g. 'Loading…'). */
+export function loadingState(label: string, rows = 3) {
+  return html`<div part="loading" class="vk-loading" role="status" aria-busy="true">
+    <span class="vk-visually-hidden">${label}</span>
+    ${Array.from({ length: rows }, () => html`<div class="vk-skeleton" aria-hidden="true"><span></span><span></span></div>`)}
+  </div>`
+}
+
+export function emptyState(text: string) {
+  return html`<p part="empty" class="vk-empty">${text}</p>`
+}
+
+/** The error sentence and a Retry button (`role="alert"` so it is announced). */
+export function errorState(text: string, retryLabel: string, retry: () => void) {
+  return html`<div part="error" class="vk-error" role="alert">
+    <p>${text}</p>
+    <button type="button" part="retry" class="vk-button" @click=${retry}>${retryLabel}</button>
+  </div>`
+}
+
+/** What a paged list store gives (threads, feeds). */
+export interface PagedValue {
+  loading: boolean
+  error: unknown
+  hasMore: boolean
+  loadingMore?: boolean
+  loadMore(): unknown
+  refresh(): unknown
+}
+export interface PagedStrings {
+  loading: string
+  error: string
+  retry: string
+  empty: string
+  loadMore: string
+  loadingMore: string
+}
+
+/**
+ * The body of a paged list: the skeleton, the error with Retry, or the empty state while there is
+ * nothing to show; else the list, a failure line (a later page failed) and Load more (part `more`).
+ */
+export function pagedBody(v: PagedValue, count: number, s: PagedStrings, list: () => unknown) {
+  if (!count) return v.loading ? loadingState(s.loading) : v.error ? errorState(s.error, s.retry, () => v.refresh()) : emptyState(s.empty)
+  return html`${list()} ${v.error ? errorState(s.error, s.retry, () => (v.hasMore ? v.loadMore() : v.refresh())) : nothing}
+  ${v.hasMore
+    ? html`<button type="button" part="more" class="vk-button more" ?disabled=${!!v.loadingMore} @click=${() => v.loadMore()}>
+        ${v.loadingMore ? s.loadingMore : s.loadMore}
+      </button>`
+    : nothing}`
+}
+
+/** PagedStrings from the `comments` slice. */
+export const commentsPaged = (str: StringsController<'comments'>, empty: 'empty' | 'emptyFeed'): PagedStrings => ({
+  loading: str.t('loading'),
+  error: str.t('error'),
+  retry: str.t('retry'),
+  empty: str.t(empty),
+  loadMore: str.t('loadMore'),
+  loadingMore: str.t('loadingMore'),
+})
+
+export const stateStyles = css`
+  .vk-skeleton {
+    display: grid;
+    gap: var(--vk-space-2);
+    padding: var(--vk-space-3) 0;
+  }
+  .vk-skeleton span {
+    display: block;
+    height: 0.8em;
+    border-radius: var(--vk-radius);
+    background: var(--vk-color-surface);
+    animation: vk-pulse 1.2s ease-in-out infinite alternate;
+  }
+  .vk-skeleton span:first-child {
+    width: 40%;
+  }
+  @keyframes vk-pulse {
+    to {
+      opacity: 0.45;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .vk-skeleton span {
+      animation: none;
+    }
+  }
+  .vk-empty {
+    margin: 0;
+    padding: var(--vk-space-4) 0;
+    color: var(--vk-color-muted);
+    text-align: center;
+  }
+  .vk-error {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--vk-space-2);
+    padding: var(--vk-space-3) 0;
+    color: var(--vk-color-danger);
+  }
+  .vk-error p {
+    margin: 0;
+  }
+  .vk-button {
+    min-height: 32px;
+    padding: 0 var(--vk-space-3);
+    border: 1px solid var(--vk-color-border);
+    border-radius: var(--vk-radius-pill);
+    background: var(--vk-color-bg);
+    color: var(--vk-color-text);
+    cursor: pointer;
+  }
+  .vk-button:hover {
+    background: var(--vk-color-surface);
+  }
+  .vk-button[disabled] {
+    opacity: 0.6;
+    cursor: default;
+  }
+  .vk-button.primary {
+    border-color: var(--vk-color-accent);
+    background: var(--vk-color-accent);
+    color: var(--vk-color-accent-text);
+  }
+`
+
+/**
+ * The error state for a store value: with a Retry button when the store can read again (`refresh`),
+ * otherwise the sentence alone (a store without `refresh` re-reads on its own when the page regains focus).
+ */
+export function errorStateOf(v: object, text: string, retryLabel: string) {
+  const refresh = (v as { refresh?: unknown }).refresh
+  return typeof refresh === 'function'
+    ? errorState(text, retryLabel, () => (refresh as () => void).call(v))
+    : html`<div part="error" class="vk-error" role="alert"><p>${text}</p></div>`
+}

@@ -1,0 +1,403 @@
+import { html, nothing, type PropertyValues } from 'lit'
+import type { OutcomeLabel, Post } from '../../contract/types.ts'
+import { formatAmount, sideLabel, takeReceipt } from '../../core/index.ts'
+import { Composer } from '../shared/composer.ts'
+import { absoluteTime, formatBps, relativeTime } from '../shared/format.ts'
+import { displayName, isSessionsPost, isViewersPost, safeAvatarUrl } from '../shared/identity.ts'
+import { StoreBinding } from '../shared/store-binding.ts'
+import { StringsController } from '../shared/strings-controller.ts'
+import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
+import { VenuekitController } from '../shared/venuekit-context.ts'
+import { VkElement } from '../shared/vk-element.ts'
+import '../record-chip/record-chip.ts'
+import { styles } from './take-card.styles.ts'
+
+type Mode = 'view' | 'edit' | 'delete' | 'report' | 'reported'
+let seq = 0
+
+/**
+ * @summary One post: author, stance chip, receipt, body, and its actions (Agree, Reply, Tail, Edit, Delete, Report).
+ *
+ * - The stance chip is drawn from `post.stance` only, never computed locally (§4.5.2).
+ * - The receipt shows once the market settled: right (with the odds beaten), wrong, void; a CLOB take
+ *   past its close reads as awaiting settlement, never as a confident "still open" (§3.2).
+ * - Agree is optimistic and rolls back when the write fails. Signed out, Agree, Reply and the composer
+ *   ask the page to sign in (`vk-require-sign-in`) instead.
+ * - Edit and Delete only when `viewer` is set and the post is the viewer's own (§4.4.4).
+ * - Report only on another's post, signed in, with moderation on.
+ * - Tail only when the page's venuekit has a checkout adapter or `onTail` is set, on a take about a market.
+ * - Name and avatar come from the batched profiles store; a rank is shown only with its population
+ *   (`<vk-record-chip>`, when the post carries `record`).
+ * - `read-only` leaves every write control out of the DOM.
+ *
+ * @event vk-require-sign-in - A signed-out reader pressed Agree or Reply (`detail.action`).
+ * @event vk-tail - Tail was pressed. Call `preventDefault()` to stop the default (opening checkout through the adapter).
+ * @event vk-post-created - A reply was written here.
+ * @event vk-open-market - The market line was pressed (`show-market`).
+ * @event vk-error - A write failed; `detail.error` is the failure.
+ *
+ * @csspart card - The whole card.
+ * @csspart header - Avatar, author, record, time.
+ * @csspart avatar - The avatar image or initial.
+ * @csspart author - The author's name.
+ * @csspart time - The time it was written.
+ * @csspart market - The market line (with `show-market`).
+ * @csspart series-label - "From another round" on a recurring market's series rows.
+ * @csspart stance - The stance chip.
+ * @csspart receipt - The receipt chip.
+ * @csspart body - The post text.
+ * @csspart actions - The row of action buttons.
+ * @csspart agree - The Agree button (or count, read-only).
+ * @csspart reply - The Reply button.
+ * @csspart tail - The Tail button.
+ * @csspart edit - The Edit button.
+ * @csspart delete - The Delete button.
+ * @csspart report - The Report button.
+ * @csspart composer - The reply, edit and report forms.
+ * @csspart notice - Status lines (hidden notice, reported, failures).
+ *
+ * @cssproperty --vk-color-yes - Stance chip of the first outcome, right receipts.
+ * @cssproperty --vk-color-no - Stance chip of other outcomes, wrong receipts.
+ * @cssproperty --vk-color-highlight - Background of a highlighted card.
+ * @cssproperty --vk-color-surface - Chip backgrounds.
+ * @cssproperty --vk-color-muted - Secondary text.
+ * @cssproperty --vk-space-2 - Gaps.
+ * @cssproperty --vk-radius - Card corners.
+ */
+export class VkTakeCard extends VkElement {
+  static override styles = styles
+  static override properties = {
+    post: { attribute: false },
+    labels: { attribute: false },
+    marketTitle: { attribute: 'market-title' },
+    viewer: {},
+    readOnly: { type: Boolean, attribute: 'read-only' },
+    showMarket: { type: Boolean, attribute: 'show-market' },
+    highlight: { type: Boolean, reflect: true },
+    onTail: { attribute: false },
+    strings: { attribute: false },
+    roomStrings: { attribute: false },
+    locale: {},
+    mode: { state: true },
+    replying: { state: true },
+    agreeShown: { state: true },
+    failure: { state: true },
+    gone: { state: true },
+  }
+
+  /** The post to show. */
+  declare post: Post | null | undefined
+  /** Outcome labels of the post's market (a page's `labels[marketId]`); read from the market when absent. */
+  declare labels: OutcomeLabel[] | null | undefined
+  /** Title of the post's market, shown with `show-market`. */
+  declare marketTitle: string | null | undefined
+  /** The signed-in wallet, passed by the venue: Edit and Delete appear only on its own posts. */
+  declare viewer: string | null | undefined
+  /** No write control in the DOM (Agree shows as a count). */
+  declare readOnly: boolean
+  /** Shows the market the post is about (feeds mixing markets). */
+  declare showMarket: boolean
+  /** Highlights the card (e.g. the focused post of a thread). */
+  declare highlight: boolean
+  /** Tail handler: when set, Tail appears and calls it instead of the checkout adapter. */
+  declare onTail: ((post: Post) => void) | null | undefined
+  /** Overrides of the `comments` strings slice (wins over `<vk-strings-provider>`). */
+  declare strings: Partial<CommentsStrings> | null | undefined
+  /** Overrides of the `room` strings slice, for the record chip. */
+  declare roomStrings: Partial<RoomStrings> | null | undefined
+  /** Locale for the built-in strings, numbers and times. */
+  declare locale: string | undefined
+  declare private mode: Mode
+  declare private replying: boolean
+  /** Agree state shown while a write is in flight, before the post catches up. */
+  declare private agreeShown: { agreed: boolean; agrees: number } | null
+  declare private failure: keyof CommentsStrings | null
+  declare private gone: boolean
+
+  private readonly uid = `c${++seq}`
+  private readonly vk = new VenuekitController(this)
+  private readonly str = new StringsController(this, 'comments')
+  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  /** Tail through the page's checkout adapter (a market that is tradeable now). */
+  private readonly tailing = new StoreBinding(this, () => (this.onTail ? null : this.vk.value?.tail()))
+  private readonly profile = new StoreBinding(this, () => (this.post ? this.vk.value?.profile(this.post.author) : null))
+  private readonly market = new StoreBinding(this, () => {
+    const p = this.post
+    return p?.subjectType === 'event' && (p.stance || (this.showMarket && !this.marketTitle)) ? this.vk.value?.market(p.subjectRef) : null
+  })
+  private readonly replyForm = new Composer(this, (body) => this.sendReply(body), () => (this.replying = false))
+  private readonly editForm = new Composer(this, (body) => this.sendEdit(body), () => (this.mode = 'view'))
+  private readonly reportForm = new Composer(this, (body) => this.sendReport(body), () => (this.mode = 'view'), 500)
+
+  constructor() {
+    super()
+    this.readOnly = false
+    this.showMarket = false
+    this.highlight = false
+    this.mode = 'view'
+    this.replying = false
+    this.agreeShown = null
+    this.failure = null
+    this.gone = false
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('post')) {
+      // The post caught up (a store's optimistic value, a refresh, or a rollback): show it as it is.
+      this.agreeShown = null
+      if (changed.get('post')?.id !== this.post?.id) {
+        this.mode = 'view'
+        this.replying = false
+        this.gone = false
+        this.failure = null
+      }
+    }
+  }
+
+  private get actions() {
+    return this.vk.value?.postActions().get()
+  }
+
+  private signedIn(action: string): boolean {
+    if (this.session.value) return true
+    this.emit('vk-require-sign-in', { action })
+    return false
+  }
+
+  private fail(key: keyof CommentsStrings, error: unknown) {
+    this.failure = key
+    this.emit('vk-error', { error })
+  }
+
+  private async agree() {
+    const p = this.post
+    const actions = this.actions
+    if (!p || !actions || !this.signedIn('agree')) return
+    const now = this.agreeShown ?? { agreed: !!p.agreed, agrees: p.agrees }
+    const active = !now.agreed
+    this.failure = null
+    this.agreeShown = { agreed: active, agrees: Math.max(0, now.agrees + (active ? 1 : -1)) }
+    try {
+      const r = await actions.react(p, active)
+      this.agreeShown = { agreed: r.agreed, agrees: r.agrees }
+    } catch (error) {
+      // The store rolled back its copies; roll back ours.
+      this.agreeShown = null
+      this.fail('agreeFailed', error)
+    }
+  }
+
+  private openReply() {
+    if (!this.signedIn('reply')) return
+    this.replying = !this.replying
+    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLTextAreaElement>(`#${this.uid}-reply`)?.focus())
+  }
+
+  private async sendReply(body: string) {
+    const p = this.post
+    const actions = this.actions
+    if (!p || !actions || !this.signedIn('reply')) return false
+    // One level of replies: a reply to a reply joins its parent's thread. It lands in the market's thread.
+    const post = await actions.create(p.subjectType, p.subjectRef, body, { parentId: p.parentId ?? p.id })
+    this.replying = false
+    if (post) this.emit('vk-post-created', { post })
+  }
+
+  private async sendEdit(body: string) {
+    const p = this.post
+    if (!p || !this.actions) return false
+    const edited = await this.actions.edit(p.id, body)
+    this.mode = 'view'
+    if (edited && typeof edited === 'object' && 'body' in edited) this.post = { ...p, ...(edited as Post) }
+  }
+
+  private async deletePost() {
+    const p = this.post
+    if (!p || !this.actions) return
+    this.failure = null
+    try {
+      await this.actions.remove(p.id)
+      this.gone = true
+    } catch (error) {
+      this.fail('deleteFailed', error)
+    }
+  }
+
+  private async sendReport(reason: string) {
+    const p = this.post
+    if (!p || !this.actions) return false
+    await this.actions.report(p.id, reason)
+    this.mode = 'reported'
+  }
+
+  private tail() {
+    const p = this.post
+    if (!p?.stance) return
+    const go = this.emit('vk-tail', { post: p, marketId: p.subjectRef, side: p.stance.side })
+    if (this.onTail) this.onTail(p)
+    else if (go) this.tailing.value?.tail(p)
+  }
+
+  private setMode(mode: Mode) {
+    this.mode = mode
+    this.failure = null
+    if (mode === 'edit') this.editForm.reset(this.post?.body ?? '')
+    if (mode === 'report') this.reportForm.reset()
+    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#${this.uid}-${mode}`)?.focus())
+  }
+
+  private outcomes(): OutcomeLabel[] | undefined {
+    return this.labels ?? this.market.value?.market?.outcomes
+  }
+
+  private stanceChip(p: Post) {
+    const s = p.stance
+    if (!s) return nothing
+    const side = sideLabel(this.outcomes(), s.side) ?? `#${s.side + 1}`
+    const decimals = this.market.value?.market?.decimals
+    let size: string | null
+    try {
+      size = formatAmount(BigInt(s.size), decimals, { locale: this.str.locale })
+    } catch {
+      size = null
+    }
+    const price = s.priceBps == null ? null : formatBps(s.priceBps, this.str.locale)
+    const text =
+      price == null ? this.str.t('stanceSideOnly', { side }) : size == null ? this.str.t('stanceSideAt', { side, price }) : this.str.t('stance', { side, size, price })
+    return html`<span part="stance" class="chip side-${s.side === 0 ? 'first' : 'other'}" title=${this.str.t('stanceLabel', { side })}
+      ><span class="vk-visually-hidden">${this.str.t('stanceLabel', { side })}: </span>${text}</span
+    >`
+  }
+
+  private receipt(p: Post) {
+    const m = this.market.value?.market
+    if (!p.stance || !m) return nothing
+    const r = takeReceipt(p, m.result ? { [m.id.toLowerCase()]: m.result } : {}, { clob: m.clob })
+    if (!r) return nothing
+    let text: string
+    if (r.state === 'right')
+      text = r.oddsBeatenBps == null ? this.str.t('receiptRight') : this.str.t('receiptRightOdds', { odds: formatBps(r.oddsBeatenBps, this.str.locale) })
+    else if (r.state === 'wrong') text = this.str.t('receiptWrong')
+    else if (r.state === 'void') text = this.str.t('receiptVoid')
+    // A CLOB market has no results: past its close it is awaiting settlement, never a confident "open".
+    else if (r.clob && (!m.closesAt || Date.parse(m.closesAt) <= Date.now())) text = this.str.t('receiptPending')
+    else return nothing
+    return html`<span part="receipt" class="chip receipt-${r.state === 'open' ? 'pending' : r.state}">${text}</span>`
+  }
+
+  private avatar(name: string) {
+    const url = safeAvatarUrl(this.profile.value?.profile?.avatarUrl)
+    return url
+      ? html`<img part="avatar" class="avatar" src=${url} alt="" width="28" height="28" loading="lazy" referrerpolicy="no-referrer" />`
+      : html`<span part="avatar" class="avatar initial" aria-hidden="true">${[...name.replace(/^0x/i, '')][0]?.toUpperCase() ?? '?'}</span>`
+  }
+
+  private actionsRow(p: Post) {
+    const t = (k: keyof CommentsStrings, params?: Record<string, string | number>) => this.str.t(k, params)
+    const agree = this.agreeShown ?? { agreed: !!p.agreed, agrees: p.agrees }
+    const session = this.session.value
+    const mine = isViewersPost(p.author, this.viewer, session)
+    const tailable = !!p.stance && p.subjectType === 'event' && (!!this.onTail || !!this.tailing.value?.canTail(p))
+    if (this.readOnly) {
+      return html`<div part="actions" class="actions">
+        ${agree.agrees ? html`<span part="agree" class="count">${t('agreeCount', { count: agree.agrees })}</span>` : nothing}
+        ${tailable ? this.tailButton(p) : nothing}
+      </div>`
+    }
+    const reportable = !!session && !!this.vk.value?.moderation && !mine && !isSessionsPost(p.author, session) && this.mode !== 'reported'
+    return html`<div part="actions" class="actions">
+      <button type="button" part="agree" class="action" aria-pressed=${agree.agreed ? 'true' : 'false'} @click=${this.agree}>
+        ${t('agreeCount', { count: agree.agrees })}
+      </button>
+      ${p.parentId
+        ? nothing
+        : html`<button type="button" part="reply" class="action" aria-expanded=${this.replying ? 'true' : 'false'} @click=${this.openReply}>
+            ${p.replies ? `${t('reply')} · ${this.str.t('replies', { count: p.replies })}` : t('reply')}
+          </button>`}
+      ${tailable ? this.tailButton(p) : nothing}
+      ${mine
+        ? html`<button type="button" part="edit" class="action" @click=${() => this.setMode('edit')}>${t('edit')}</button>
+            <button type="button" part="delete" class="action" @click=${() => this.setMode('delete')}>${t('delete')}</button>`
+        : nothing}
+      ${reportable ? html`<button type="button" part="report" class="action" @click=${() => this.setMode('report')}>${t('report')}</button>` : nothing}
+    </div>`
+  }
+
+  private tailButton(p: Post) {
+    const side = sideLabel(this.outcomes(), p.stance!.side) ?? `#${p.stance!.side + 1}`
+    return html`<button type="button" part="tail" class="action" @click=${this.tail}>
+      ${this.str.t('tail')}<span class="vk-visually-hidden"> (${this.str.t('tailLabel', { side })})</span>
+    </button>`
+  }
+
+  private modeContent() {
+    const t = (k: keyof CommentsStrings) => this.str.t(k)
+    if (this.readOnly) return nothing
+    switch (this.mode) {
+      case 'edit':
+        return this.editForm.render(
+          { label: t('editLabel'), placeholder: t('composerPlaceholder'), submit: t('save'), busy: t('posting'), failed: t('editFailed'), cancel: t('cancel') },
+          { id: `${this.uid}-edit`, rows: 3 },
+        )
+      case 'delete':
+        return html`<div part="composer" class="confirm" role="group" aria-labelledby="${this.uid}-confirm">
+          <span id="${this.uid}-confirm">${t('confirmDelete')}</span>
+          <button type="button" class="vk-button" id="${this.uid}-delete" @click=${() => this.setMode('view')}>${t('cancel')}</button>
+          <button type="button" class="vk-button danger" @click=${this.deletePost}>${t('delete')}</button>
+        </div>`
+      case 'report':
+        return this.reportForm.render(
+          { label: t('reportReason'), placeholder: t('reportReason'), submit: t('reportSend'), busy: t('posting'), failed: t('reportFailed'), cancel: t('cancel') },
+          { id: `${this.uid}-report`, rows: 2 },
+        )
+      case 'reported':
+        return html`<p part="notice" role="status">${t('reported')}</p>`
+      default:
+        return nothing
+    }
+  }
+
+  override render() {
+    const p = this.post
+    if (!p || this.gone) return nothing
+    const name = displayName(this.profile.value?.profile, p.author)
+    const title = this.marketTitle ?? this.market.value?.market?.title
+    const locale = this.str.locale
+    return html`<article part="card" class="card" aria-labelledby="${this.uid}-author">
+      <header part="header" class="header">
+        ${this.avatar(name)}
+        <span part="author" class="author" id="${this.uid}-author" title=${p.author}>${name}</span>
+        ${'record' in p ? html`<vk-record-chip .record=${p.record ?? null} .strings=${this.roomStrings} .locale=${this.locale}></vk-record-chip>` : nothing}
+        <time part="time" class="time" datetime=${p.createdAt} title=${absoluteTime(p.createdAt, locale)}>${relativeTime(p.createdAt, locale)}</time>
+        ${p.editedAt ? html`<span class="muted">· ${this.str.t('edited')}</span>` : nothing}
+      </header>
+      ${this.showMarket && title && p.subjectType === 'event'
+        ? html`<p class="market-line"><button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: p.subjectRef })}>${title}</button></p>`
+        : nothing}
+      ${p.fromSeries || p.stance || p.hidden
+        ? html`<div class="chips">
+            ${p.fromSeries ? html`<span part="series-label" class="chip series">${this.str.t('fromSeries')}</span>` : nothing}
+            ${this.stanceChip(p)} ${this.receipt(p)}
+            ${p.hidden ? html`<span part="notice" class="chip muted">${this.str.t('hiddenNotice')}</span>` : nothing}
+          </div>`
+        : nothing}
+      ${this.mode === 'edit' && !this.readOnly ? nothing : html`<p part="body" class="body">${p.body}</p>`}
+      ${this.actionsRow(p)}
+      ${this.failure ? html`<p part="notice" class="failure" role="alert">${this.str.t(this.failure)}</p>` : nothing}
+      ${this.modeContent()}
+      ${this.replying && !this.readOnly
+        ? this.replyForm.render(
+            {
+              label: this.str.t('replyTo', { name }),
+              placeholder: this.str.t('replyPlaceholder'),
+              submit: this.str.t('reply'),
+              busy: this.str.t('posting'),
+              failed: this.str.t('postFailed'),
+              cancel: this.str.t('cancel'),
+            },
+            { id: `${this.uid}-reply` },
+          )
+        : nothing}
+    </article>`
+  }
+}

@@ -1,0 +1,148 @@
+import { css } from 'lit'
+import { composerStyles } from '../shared/composer.ts'
+import { stateStyles } from '../shared/states.ts'
+import { themeStyles } from '../shared/theme.ts'
+
+export const styles = [
+  themeStyles,
+  stateStyles,
+  composerStyles,
+  css`
+    .card {
+      display: grid;
+      gap: var(--vk-space-2);
+      padding: var(--vk-space-3);
+      border-radius: var(--vk-radius);
+      transition: background-color 0.6s;
+    }
+    :host([highlight]) .card {
+      background: var(--vk-color-highlight);
+    }
+    .header {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: var(--vk-space-2);
+      min-width: 0;
+    }
+    .avatar {
+      flex: none;
+      width: 28px;
+      height: 28px;
+      border-radius: 50%;
+      object-fit: cover;
+      background: var(--vk-color-surface);
+    }
+    .initial {
+      display: inline-grid;
+      place-items: center;
+      font-size: var(--vk-font-size-small);
+      font-weight: 600;
+      color: var(--vk-color-muted);
+    }
+    .author {
+      font-weight: 600;
+      overflow-wrap: anywhere;
+    }
+    .time,
+    .muted {
+      color: var(--vk-color-muted);
+      font-size: var(--vk-font-size-small);
+    }
+    .market-line {
+      margin: 0;
+    }
+    .market {
+      padding: 0;
+      border: 0;
+      background: none;
+      color: var(--vk-color-text);
+      font-weight: 600;
+      text-align: start;
+      text-decoration: underline;
+      text-underline-offset: 2px;
+      cursor: pointer;
+    }
+    .chips {
+      display: flex;
+      flex-wrap: wrap;
+      gap: var(--vk-space-1) var(--vk-space-2);
+    }
+    .chip {
+      display: inline-block;
+      padding: 0 var(--vk-space-2);
+      border-radius: var(--vk-radius-pill);
+      background: var(--vk-color-surface);
+      font-size: var(--vk-font-size-small);
+    }
+    .side-first {
+      color: var(--vk-color-yes);
+      font-weight: 600;
+    }
+    .side-other {
+      color: var(--vk-color-no);
+      font-weight: 600;
+    }
+    .receipt-right {
+      color: var(--vk-color-yes);
+    }
+    .receipt-wrong {
+      color: var(--vk-color-no);
+    }
+    .receipt-void,
+    .receipt-pending,
+    .series {
+      color: var(--vk-color-muted);
+    }
+    .body {
+      margin: 0;
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
+    .actions {
+      display: flex;
+      flex-wrap: wrap;
+      gap: var(--vk-space-1);
+    }
+    .action {
+      min-height: 32px;
+      padding: 0 var(--vk-space-2);
+      border: 0;
+      border-radius: var(--vk-radius-pill);
+      background: none;
+      color: var(--vk-color-muted);
+      font-size: var(--vk-font-size-small);
+      cursor: pointer;
+    }
+    .action:hover {
+      background: var(--vk-color-surface);
+      color: var(--vk-color-text);
+    }
+    .action[aria-pressed='true'] {
+      color: var(--vk-color-accent);
+      font-weight: 600;
+    }
+    .count {
+      color: var(--vk-color-muted);
+      font-size: var(--vk-font-size-small);
+    }
+    .failure {
+      margin: 0;
+      color: var(--vk-color-danger);
+      font-size: var(--vk-font-size-small);
+    }
+    .confirm {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: var(--vk-space-2);
+    }
+    .danger {
+      border-color: var(--vk-color-danger);
+      color: var(--vk-color-danger);
+    }
+    [part='notice'] {
+      margin: 0;
+    }
+  `,
+]

@@ -1,0 +1,147 @@
+/** `<vk-author-takes>` (the profile screen) against the running reference service (issue 7 rule 4, §2.4, §2.5, §3.2, §4.5.6). */
+import { expect, fixture, html } from '@open-wc/testing'
+import '../../src/elements/author-takes/author-takes.ts'
+import type { VkAuthorTakes } from '../../src/elements/author-takes/author-takes.element.ts'
+import type { Post } from '../../src/contract/types.ts'
+import { deep, deepAll, deepText, disposeVk, isPath, makeVk, service, until } from './elements-env.ts'
+import { armXssTrap, expectInert, XSS_PAYLOADS } from './xss-corpus.ts'
+
+const profile = (wallet: string) => fixture<VkAuthorTakes>(html`<vk-author-takes wallet=${wallet}></vk-author-takes>`)
+const selectedTab = (el: Element) => deep(el, '[role="tab"][aria-selected="true"]')?.id ?? null
+const rowIds = (el: Element) => deepAll(el, '[part="row"]').map((r) => r.id.replace('vk-post-', ''))
+const row = (el: Element, id: string) => deep(el, `#vk-post-${id}`)!
+const receiptOf = (el: Element, id: string) => {
+  const r = row(el, id)
+  const chip = deep(r, '[part="receipt"]') ?? deep(r, '[part="receipt-open"]')
+  return chip ? deepText(chip) : null
+}
+
+/** A fresh author; `take(side, market overrides, outcome?)` writes a take on a new market and settles it. */
+async function author() {
+  const s = await service()
+  const a = await s.signedIn()
+  return {
+    s,
+    a,
+    async take(side: number, market: Record<string, unknown> = {}, outcome?: number | 'void', body = 'because') {
+      const m = await s.addMarket({ prices: [4000, 6000], ...market })
+      await s.setPosition(a.w.wallet, m.id, side, '1000')
+      const p = await a.createPost('event', m.id, body)
+      if (outcome !== undefined) await s.resolve(m.id, outcome)
+      return p
+    },
+  }
+}
+
+describe('<vk-author-takes>', () => {
+  afterEach(() => disposeVk())
+
+  it('issue 7 rule 4 "It opens on Takes only when that tab has posts" (§4.5.6)', async () => {
+    await makeVk()
+    const { take, a } = await author()
+    const p = await take(0)
+    const el = await profile(a.w.wallet)
+    await until(() => selectedTab(el), 'a tab chosen')
+    expect(selectedTab(el)).to.equal('tab-takes')
+    await until(() => rowIds(el).includes(p.id), 'the take')
+  })
+
+  it('issue 7 rule 4 "otherwise on Discussion (§4.5.6)": a person with comments only', async () => {
+    await makeVk()
+    const { s, a } = await author()
+    const m = await s.addMarket()
+    const c = await a.createPost('event', m.id, 'just a comment')
+    const el = await profile(a.w.wallet)
+    await until(() => selectedTab(el), 'a tab chosen')
+    expect(selectedTab(el)).to.equal('tab-discussion')
+    await until(() => rowIds(el).includes(c.id), 'the comment')
+    // The reader can still open Takes: it is empty, not missing.
+    deep<HTMLButtonElement>(el, '#tab-takes')!.click()
+    await until(() => deep(el, '[part="empty"]'), 'empty takes')
+    expect(deepText(deep(el, '[part="empty"]')!)).to.equal('No takes yet.')
+  })
+
+  it('issue 7 rule 4 "Each take shows its receipt": right with odds beaten, wrong, void, open', async () => {
+    await makeVk()
+    const { take, a } = await author()
+    const right = await take(0, {}, 0)
+    const wrong = await take(1, {}, 0)
+    const voided = await take(0, {}, 'void')
+    const open = await take(1)
+    const el = await profile(a.w.wallet)
+    await until(() => rowIds(el).length === 4 && [right, wrong, voided, open].every((p) => receiptOf(el, p.id)), 'four receipts')
+    expect(receiptOf(el, right.id)).to.equal('Right · beat 60% odds')
+    expect(receiptOf(el, wrong.id)).to.equal('Wrong')
+    expect(receiptOf(el, voided.id)).to.equal('Void')
+    expect(receiptOf(el, open.id)).to.equal('Open')
+  })
+
+  it('issue 7 rule 4 "A CLOB take is never shown as a confident \'still open\'" (§3.2)', async () => {
+    await makeVk()
+    const { take, a } = await author()
+    const before = await take(0, { clob: true })
+    const past = await take(0, { clob: true, closesAt: new Date(Date.now() - 3_600_000).toISOString() })
+    const plain = await take(0)
+    const el = await profile(a.w.wallet)
+    await until(() => rowIds(el).length === 3 && receiptOf(el, plain.id) && receiptOf(el, past.id), 'rows')
+    expect(receiptOf(el, plain.id)).to.equal('Open')
+    expect(receiptOf(el, past.id)).to.equal('Awaiting settlement')
+    expect(receiptOf(el, before.id)).to.equal(null)
+    expect(deepText(row(el, before.id))).to.not.include('Open')
+  })
+
+  it('issue 7 rule 4 "takes can be sorted by odds beaten on the client"', async () => {
+    const vk = await makeVk()
+    const { take, a } = await author()
+    const low = await take(0, { prices: [7000, 3000] }, 0) // beat 30%
+    const wrong = await take(1, {}, 0)
+    const high = await take(0, { prices: [2000, 8000] }, 0) // beat 80%
+    const open = await take(0)
+    const el = await profile(a.w.wallet)
+    await until(() => rowIds(el).length === 4, 'takes')
+    expect(rowIds(el)).to.deep.equal([open.id, high.id, wrong.id, low.id])
+    const reads = vk.faults.requests.filter((r) => r.url.pathname.includes('/v1/social/profile/')).length
+    const sort = deep<HTMLButtonElement>(el, '[part="sort"]')!
+    expect(sort.getAttribute('aria-pressed')).to.equal('false')
+    sort.click()
+    await until(() => rowIds(el)[0] === high.id, 'sorted')
+    expect(rowIds(el)).to.deep.equal([high.id, low.id, open.id, wrong.id])
+    expect(sort.getAttribute('aria-pressed')).to.equal('true')
+    // On the client: no read was made to sort.
+    expect(vk.faults.requests.filter((r) => r.url.pathname.includes('/v1/social/profile/')).length).to.equal(reads)
+    sort.click()
+    await until(() => rowIds(el)[0] === open.id, 'newest first again')
+  })
+
+  it('issue 7 "The same XSS corpus renders inert" in the profile\'s takes', async () => {
+    const trap = armXssTrap()
+    await makeVk()
+    const { take, a } = await author()
+    const posts: Post[] = []
+    for (const b of XSS_PAYLOADS.slice(0, 12)) posts.push(await take(0, {}, undefined, b))
+    const el = await profile(a.w.wallet)
+    await until(() => rowIds(el).length === 12, 'rows')
+    const text = deepText(el)
+    for (const b of XSS_PAYLOADS.slice(0, 12)) expect(text, b).to.include(b.replace(/\s+/g, ' ').trim())
+    await expectInert(el)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(trap(), 'a payload ran').to.equal(undefined)
+  })
+
+  it('issue 7 "accessible in its loaded, empty, error states"', async () => {
+    const vk = await makeVk()
+    const { take, a, s } = await author()
+    await take(0, {}, 0)
+    const loaded = await profile(a.w.wallet)
+    await until(() => rowIds(loaded).length === 1 && receiptOf(loaded, rowIds(loaded)[0]), 'loaded')
+    await expect(loaded).to.be.accessible()
+    const empty = await profile(s.wallet().wallet)
+    await until(() => deep(empty, '[part="empty"]'), 'empty')
+    expect(selectedTab(empty)).to.equal('tab-discussion')
+    await expect(empty).to.be.accessible()
+    vk.faults.fail(isPath('/v1/social/profile/'))
+    const failed = await profile(s.wallet().wallet)
+    await until(() => deep(failed, '[part="error"]'), 'error')
+    await expect(failed).to.be.accessible()
+  })
+})

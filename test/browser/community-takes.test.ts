@@ -1,0 +1,254 @@
+/** `<vk-community-takes>` (issue 6 rule 5, spec §4.4 rule 3, §2.2, §2.3). */
+import { expect, fixture, html } from '@open-wc/testing'
+import '../../src/elements/community-takes/community-takes.ts'
+import '../../src/elements/market-comments/market-comments.ts'
+import '../../src/elements/for-you-rail/for-you-rail.ts'
+import type { VkCommunityTakes } from '../../src/elements/community-takes/community-takes.element.ts'
+import type { Post, Signal } from '../../src/contract/types.ts'
+import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, nodeFeed, service, trade, until } from './elements-env.ts'
+
+interface Opts {
+  scope?: string
+  ref?: string
+  fallback?: boolean
+  includePost?: (p: Post) => boolean
+  includeSignal?: (s: Signal) => boolean
+  sort?: string
+}
+const mount = (o: Opts = {}) =>
+  fixture<VkCommunityTakes>(html`<vk-community-takes
+    scope=${o.scope ?? 'global'}
+    subject-type=${o.ref ? 'category' : ''}
+    subject-ref=${o.ref ?? ''}
+    empty-fallback=${o.fallback ? 'global' : ''}
+    sort=${o.sort ?? 'live'}
+    .includePost=${o.includePost}
+    .includeSignal=${o.includeSignal}
+  ></vk-community-takes>`)
+
+const feedRoot = (el: Element) => deep(el, '[part~="feed"]')
+const rowIds = (el: Element) => deepAll(el, '[part~="row"]').map((r) => r.id.replace('vk-post-', ''))
+const loaded = (el: Element) => until(() => deep(el, '[part~="feed"] [part~="list"]') || deep(el, '[part~="feed"] [part~="empty"]'), 'takes loaded')
+
+/** nodeFeed plus trading by its ranked caller: on market `a` (which has a take) and on a fresh market `c` (no posts). */
+async function withSignals() {
+  const f = await nodeFeed()
+  const c = await f.s.addMarket({ nodes: f.nodes, title: `C ${f.ref}` })
+  await trade(f.caller.w.wallet, f.a.id, 0)
+  await trade(f.caller.w.wallet, c.id, 1)
+  return { ...f, c }
+}
+
+describe('<vk-community-takes>', () => {
+  afterEach(() => disposeVk())
+
+  it('§4.4 rule 3 "scope (global default, following, subject with subjectType/subjectRef)"', async () => {
+    const vk = await makeVk()
+    const f = await nodeFeed()
+    const subject = await mount({ scope: 'subject', ref: f.ref })
+    await until(() => rowIds(subject).length === 3, 'subject scope')
+    expect(new Set(rowIds(subject))).to.deep.equal(new Set([f.take.id, f.comment.id, f.settledTake.id]))
+
+    const global = await fixture<VkCommunityTakes>(html`<vk-community-takes></vk-community-takes>`)
+    expect(global.scope).to.equal('global')
+    await loaded(global)
+    const server = await vk.client.postFeed({ scope: 'global' })
+    expect(rowIds(global)).to.deep.equal(server.posts.map((p) => p.id))
+
+    await vk.signIn((await service()).wallet())
+    await vk.client.follow('category', f.ref)
+    const following = await mount({ scope: 'following' })
+    await until(() => rowIds(following).length === 3, 'following scope')
+    expect(new Set(rowIds(following))).to.deep.equal(new Set([f.take.id, f.comment.id, f.settledTake.id]))
+    expect(deep(following, '[part~="notice"]')).to.equal(null)
+  })
+
+  it('§4.4 rule 3 "includePost, includeSignal … Without includePost/includeSignal a venue shows every take on the platform"', async () => {
+    await makeVk()
+    const f = await withSignals()
+    const all = await mount({ scope: 'subject', ref: f.ref })
+    await until(() => rowIds(all).length === 3 && deep(all, '[part~="signal-row"]'), 'everything')
+    expect(deepAll(all, '[part~="signal"]').length + deepAll(all, '[part~="signal-row"]').length).to.equal(2)
+
+    const takesOnly = await mount({ scope: 'subject', ref: f.ref, includePost: (p) => !!p.stance, includeSignal: (s) => s.attachTo != null })
+    await until(() => rowIds(takesOnly).length === 2, 'filtered')
+    expect(rowIds(takesOnly)).not.to.include(f.comment.id)
+    expect(deep(takesOnly, '[part~="signal-row"]'), 'quiet signal filtered out').to.equal(null)
+    expect(deep(takesOnly, '[part~="signal"]'), 'attached signal kept').to.not.equal(null)
+  })
+
+  it('§2.2 "One with attachTo set is a line under that post. One with attachTo: null is its own quiet row"', async () => {
+    const vk = await makeVk()
+    const f = await withSignals()
+    const el = await mount({ scope: 'subject', ref: f.ref })
+    await until(() => deep(el, '[part~="signal-row"]') && deep(el, '[part~="signal"]'), 'signals drawn')
+    const page = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'live' })
+    const attached = page.signals.find((s) => s.attachTo)!
+    const quiet = page.signals.find((s) => !s.attachTo)!
+    expect(attached.attachTo).to.equal(f.take.id)
+    const takeRow = el.shadowRoot!.getElementById(`vk-post-${f.take.id}`)!
+    expect(deepText(takeRow.querySelector('[part~="signal"]')!)).to.equal('1 ranked caller moved to Yes')
+    const quietRow = deep(el, '[part~="signal-row"]')!
+    expect(deepText(quietRow)).to.include(`C ${f.ref}`).and.include('1 ranked caller moved to No')
+    // Placed before the post named by `before` (after the last post when null).
+    const items = deepAll(el, '[part~="list"] > li')
+    const at = items.indexOf(quietRow)
+    if (quiet.before) expect(items[at + 1].id).to.equal(`vk-post-${quiet.before}`)
+    else expect(at).to.equal(items.length - 1)
+    // Settlements: a line under the settled market's post.
+    const settledRow = el.shadowRoot!.getElementById(`vk-post-${f.settledTake.id}`)!
+    expect(deepText(settledRow.querySelector('[part~="settlement"]')!)).to.equal('Settled: Yes · 1 right · 0 wrong')
+  })
+
+  it('§4.4 rule 3 "emptyFallback=global (falls back to everyone\'s takes, with a notice, when a following or subject scope is empty)"', async () => {
+    const vk = await makeVk()
+    await nodeFeed()
+    await vk.signIn((await service()).wallet())
+    // Following nothing: empty, so everyone's takes with a notice.
+    const following = await mount({ scope: 'following', fallback: true })
+    await until(() => deep(following, '[part~="notice"]') && rowIds(following).length > 0, 'fallback to global')
+    expect(deepText(deep(following, '[part~="notice"]')!)).to.equal('Nothing here yet, so here are takes from everyone.')
+    const global = await vk.client.postFeed({ scope: 'global' })
+    expect(rowIds(following)).to.deep.equal(global.posts.map((p) => p.id))
+    // An empty subject scope too.
+    const subject = await mount({ scope: 'subject', ref: `empty-${Date.now().toString(36)}`, fallback: true })
+    await until(() => deep(subject, '[part~="notice"]') && rowIds(subject).length > 0, 'fallback to global')
+    // Without the fallback: the empty state, no notice.
+    const plain = await mount({ scope: 'following' })
+    await until(() => deep(plain, '[part~="feed"] [part~="empty"]'), 'empty state')
+    expect(deep(plain, '[part~="notice"]')).to.equal(null)
+    // A scope that has takes does not fall back.
+    const f2 = await nodeFeed()
+    const full = await mount({ scope: 'subject', ref: f2.ref, fallback: true })
+    await until(() => rowIds(full).length === 3, 'own takes')
+    expect(deep(full, '[part~="notice"]')).to.equal(null)
+  })
+
+  it('§2.3 "When false, the UI shows one hint line offering the personal version, never a sign-in prompt per card"', async () => {
+    const vk = await makeVk()
+    await nodeFeed()
+    const el = await mount()
+    const rail = () => el.shadowRoot!.querySelector('vk-for-you-rail')!
+    await until(() => rail() && deepAll(rail(), '[part~="item"]').length > 0, 'rail items')
+    expect(deepAll(el, '[part~="hint"]')).to.have.length(1)
+    expect(deepText(deep(el, '[part~="hint"]')!)).to.include('Sign in for markets picked for you.')
+    const signIns = deepAll(el, 'button').filter((b) => /sign in/i.test(deepText(b)))
+    expect(signIns, 'one sign-in control in all').to.have.length(1)
+    for (const item of deepAll(rail(), '[part~="item"]')) expect(deepText(item)).not.to.match(/sign in/i)
+    const asked = new Promise((ok) => el.addEventListener('vk-sign-in', ok, { once: true }))
+    signIns[0].click()
+    await asked
+    // Signed in, the rail is personalized: no hint line at all.
+    await vk.signIn((await service()).wallet())
+    await until(() => !deep(el, '[part~="hint"]'), 'no hint once personalized')
+    expect(deep(el, '[part~="sign-in"]')).to.equal(null)
+  })
+
+  it('§4.4 rule 3 "A reply written here is read on the market page"', async () => {
+    const vk = await makeVk()
+    const f = await nodeFeed()
+    await vk.signIn((await service()).wallet())
+    const el = await mount({ scope: 'subject', ref: f.ref })
+    await until(() => rowIds(el).length === 3, 'loaded')
+    const card = el.shadowRoot!.getElementById(`vk-post-${f.take.id}`)!.querySelector('vk-take-card')!
+    ;(deep(card, '[part~="reply"]') as HTMLButtonElement).click()
+    await card.updateComplete
+    const area = deep<HTMLTextAreaElement>(card, 'textarea')!
+    area.value = 'replying from the home tab'
+    area.dispatchEvent(new Event('input'))
+    ;(deep(card, '[part~="submit"]') as HTMLButtonElement).click()
+    await until(() => deepText(el.shadowRoot!.getElementById(`vk-post-${f.take.id}`)!).includes('replying from the home tab'), 'reply folded here')
+
+    const market = await fixture(html`<vk-market-comments market-id=${f.a.id}></vk-market-comments>`)
+    await until(() => market.shadowRoot?.getElementById(`vk-post-${f.take.id}`), 'market thread')
+    const thread = market.shadowRoot!.getElementById(`vk-post-${f.take.id}`)!
+    expect(deepText(thread.querySelector('[part~="replies"]')!)).to.include('replying from the home tab')
+  })
+
+  it('issue 6 rule 9 "loading skeletons, an empty state, and an error state with retry" — each accessible', async () => {
+    const vk = await makeVk()
+    const f = await withSignals()
+    const release = vk.faults.hold(isPath('/feed'))
+    const el = await mount({ scope: 'subject', ref: f.ref })
+    await until(() => deep(el, '[part~="feed"] [part~="loading"]'), 'skeleton')
+    await expect(el).to.be.accessible()
+    release()
+    await until(() => rowIds(el).length === 3 && deep(el, '[part~="signal-row"]'), 'loaded')
+    await until(() => !deep(el, '[part~="loading"]'), 'rail loaded')
+    await expect(el).to.be.accessible()
+
+    const empty = await mount({ scope: 'subject', ref: `none-${Date.now().toString(36)}` })
+    await until(() => deep(empty, '[part~="feed"] [part~="empty"]'), 'empty')
+    await expect(empty).to.be.accessible()
+
+    const stop = vk.faults.fail(isPath('/feed'))
+    const stopRail = vk.faults.fail(isPath('/for-you'))
+    const broken = await mount({ scope: 'subject', ref: `err-${Date.now().toString(36)}` })
+    await until(() => deepAll(broken, '[part~="error"]').length === 2, 'feed and rail errors')
+    await expect(broken).to.be.accessible()
+    stop()
+    stopRail()
+    ;(deep(feedRoot(broken)!, '[part~="retry"]') as HTMLButtonElement).click()
+    await until(() => deep(broken, '[part~="feed"] [part~="empty"]'), 'retried')
+  })
+
+  it('issue 6 rule 9 "every control is reachable and usable by keyboard, and focus stays visible"', async () => {
+    const vk = await makeVk()
+    const f = await withSignals()
+    await vk.signIn((await service()).wallet())
+    const el = await mount({ scope: 'subject', ref: f.ref })
+    await until(() => rowIds(el).length === 3 && deep(el, '[part~="report"]') && deep(el, '[part~="market"]'), 'loaded')
+    await expectKeyboardReachable(el)
+  })
+
+  it('issue 6 rule 8 "parts on the main regions of every element"', async () => {
+    await makeVk()
+    const f = await withSignals()
+    const el = await mount({ scope: 'subject', ref: f.ref, sort: 'record' })
+    await until(() => deep(el, '[part~="signal-row"]') && deep(el, '[part~="settlement"]'), 'loaded')
+    expectParts(el, ['takes', 'for-you', 'feed', 'sort-label', 'list', 'row', 'signal', 'signal-row', 'settlement'])
+    // The rail's own parts reach the page through exportparts.
+    const style = document.createElement('style')
+    style.textContent = 'vk-community-takes::part(rail-rail) { scroll-margin-top: 9px; }'
+    document.head.append(style)
+    const rail = el.shadowRoot!.querySelector('vk-for-you-rail')!
+    await until(() => rail.shadowRoot?.querySelector('[part~="rail"]'), 'rail drawn')
+    expect(getComputedStyle(rail.shadowRoot!.querySelector('[part~="rail"]')!).scrollMarginTop).to.equal('9px')
+    style.remove()
+  })
+})
+
+describe('<vk-for-you-rail>', () => {
+  afterEach(() => disposeVk())
+
+  it('§2.3 "items: discovery items; each carries its reason" — a market pressed asks the page to open it', async () => {
+    await makeVk()
+    const f = await nodeFeed()
+    const el = await fixture<HTMLElement>(html`<vk-for-you-rail subject-type="category" subject-ref=${f.ref}></vk-for-you-rail>`)
+    await until(() => deepAll(el, '[part~="item"]').length === 2, 'the node\'s two open markets')
+    expect(deepAll(el, '[part~="reason"]').map(deepText)).to.deep.equal(['Closing soon', 'Closing soon'])
+    const opened = new Promise<string>((ok) => el.addEventListener('vk-open-market', (e) => ok(e.detail.marketId), { once: true }))
+    ;(deep(el, '[part~="market"]') as HTMLButtonElement).click()
+    expect([f.a.id, f.b.id].map((x) => x.toLowerCase())).to.include((await opened).toLowerCase())
+    await expect(el).to.be.accessible()
+  })
+
+  it('issue 6 rule 9 "loading skeletons, an empty state, and an error state with retry" — each accessible', async () => {
+    const vk = await makeVk()
+    const release = vk.faults.hold(isPath('/for-you'))
+    const loading = await fixture(html`<vk-for-you-rail subject-type="category" subject-ref=${`none-${Date.now().toString(36)}`}></vk-for-you-rail>`)
+    await until(() => deep(loading, '[part~="loading"]'), 'skeleton')
+    await expect(loading).to.be.accessible()
+    release()
+    await until(() => deep(loading, '[part~="empty"]'), 'empty')
+    expect(deepText(deep(loading, '[part~="empty"]')!)).to.equal('Nothing to suggest right now.')
+    await expect(loading).to.be.accessible()
+    const stop = vk.faults.fail(isPath('/for-you'))
+    const broken = await fixture(html`<vk-for-you-rail subject-type="category" subject-ref=${`err-${Date.now().toString(36)}`}></vk-for-you-rail>`)
+    await until(() => deep(broken, '[part~="error"]'), 'error')
+    await expect(broken).to.be.accessible()
+    stop()
+    ;(deep(broken, '[part~="retry"]') as HTMLButtonElement).click()
+    await until(() => deep(broken, '[part~="empty"]'), 'retried')
+  })
+})

@@ -1,0 +1,107 @@
+/** `<vk-feed>`: a ranked page of take cards (issue 6 rule 4, spec §4.4 rules 4 and 8, §4.5 rule 1). */
+import { expect, fixture, html } from '@open-wc/testing'
+import '../../src/elements/feed/feed.ts'
+import type { VkFeed } from '../../src/elements/feed/feed.element.ts'
+import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, nodeFeed, service, until } from './elements-env.ts'
+
+const mount = (ref: string, o: { sort?: string; limit?: number } = {}) =>
+  fixture<VkFeed>(html`<vk-feed scope="subject" subject-type="category" subject-ref=${ref} sort=${o.sort ?? 'live'} .limit=${o.limit}></vk-feed>`)
+const rowIds = (el: Element) => deepAll(el, '[part~="row"]').map((r) => r.id.replace('vk-post-', ''))
+
+describe('<vk-feed>', () => {
+  afterEach(() => disposeVk())
+
+  it('§4.5 rule 1 "Do not re-sort a ranked feed": cards come in the server\'s order', async () => {
+    const vk = await makeVk()
+    const f = await nodeFeed()
+    const el = await mount(f.ref)
+    await until(() => rowIds(el).length === 3, 'feed loaded')
+    const server = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'live' })
+    expect(rowIds(el)).to.deep.equal(server.posts.map((p) => p.id))
+    // The server's order is not time order here (takes rank above a newer comment): nothing re-sorted it.
+    const byTime = [...server.posts].sort((x, y) => y.createdAt.localeCompare(x.createdAt)).map((p) => p.id)
+    expect(rowIds(el)).not.to.deep.equal(byTime)
+    expect(rowIds(el)[0]).to.equal(f.take.id)
+  })
+
+  it('§4.4 rule 4 "<Feed> renders a ranked page of <TakeCard>s (posts only; ignores signals and settlements)"', async () => {
+    const vk = await makeVk()
+    const f = await nodeFeed()
+    const el = await mount(f.ref)
+    await until(() => rowIds(el).length === 3, 'feed loaded')
+    const page = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref })
+    expect(page.settlements.length, 'the page has a settlement').to.equal(1)
+    expect(deepAll(el, '[part~="row"] > vk-take-card')).to.have.length(3)
+    expect(deep(el, '[part~="settlement"], [part~="signal"], [part~="signal-row"]')).to.equal(null)
+    expect(deepText(el)).not.to.include('Settled')
+    // Cards name their market.
+    expect(deepText(el.shadowRoot!.getElementById(`vk-post-${f.take.id}`)!)).to.include(`A ${f.ref}`)
+  })
+
+  it('§4.4 rule 8 "Label \'ranked by record\' whenever sort: record is used"', async () => {
+    await makeVk()
+    const f = await nodeFeed()
+    const record = await mount(f.ref, { sort: 'record' })
+    await until(() => rowIds(record).length === 3, 'loaded')
+    expect(deepText(deep(record, '[part~="sort-label"]')!)).to.equal('ranked by record')
+    // The caller's record at the node ranks their take first, with rank of population on the card.
+    expect(rowIds(record)[0]).to.equal(f.settledTake.id)
+    expect(deepText(record.shadowRoot!.getElementById(`vk-post-${f.settledTake.id}`)!)).to.match(/#1 of \d+/)
+    const live = await mount(f.ref, { sort: 'live' })
+    await until(() => rowIds(live).length === 3, 'loaded')
+    expect(deep(live, '[part~="sort-label"]')).to.equal(null)
+  })
+
+  it('issue 6 rule 4 "a ranked page": load more appends the next page in order', async () => {
+    const vk = await makeVk()
+    const f = await nodeFeed()
+    const el = await mount(f.ref, { limit: 2 })
+    await until(() => rowIds(el).length === 2, 'first page')
+    ;(deep(el, '[part~="more"]') as HTMLButtonElement).click()
+    await until(() => rowIds(el).length === 3, 'second page')
+    const all = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, limit: 3 })
+    expect(rowIds(el)).to.deep.equal(all.posts.map((p) => p.id))
+  })
+
+  it('issue 6 rule 9 "loading skeletons, an empty state, and an error state with retry" — each accessible', async () => {
+    const vk = await makeVk()
+    const f = await nodeFeed()
+    const release = vk.faults.hold(isPath('/feed'))
+    const el = await mount(f.ref)
+    await until(() => deep(el, '[part~="loading"]'), 'skeleton')
+    await expect(el).to.be.accessible()
+    release()
+    await until(() => rowIds(el).length === 3, 'loaded')
+    await expect(el).to.be.accessible()
+
+    const empty = await mount(`none-${Date.now().toString(36)}`)
+    await until(() => deep(empty, '[part~="empty"]'), 'empty')
+    expect(deepText(deep(empty, '[part~="empty"]')!)).to.equal('No takes yet.')
+    await expect(empty).to.be.accessible()
+
+    const stop = vk.faults.fail(isPath('/feed'))
+    const broken = await mount(`err-${Date.now().toString(36)}`)
+    await until(() => deep(broken, '[part~="error"]'), 'error')
+    await expect(broken).to.be.accessible()
+    stop()
+    ;(deep(broken, '[part~="retry"]') as HTMLButtonElement).click()
+    await until(() => deep(broken, '[part~="empty"]'), 'retried')
+  })
+
+  it('issue 6 rule 9 "every control is reachable and usable by keyboard, and focus stays visible"', async () => {
+    const vk = await makeVk()
+    const f = await nodeFeed()
+    await vk.signIn((await service()).wallet())
+    const el = await mount(f.ref, { limit: 2 })
+    await until(() => deep(el, '[part~="report"]') && deep(el, '[part~="more"]'), 'loaded')
+    await expectKeyboardReachable(el)
+  })
+
+  it('issue 6 rule 8 "parts on the main regions of every element"', async () => {
+    await makeVk()
+    const f = await nodeFeed()
+    const el = await mount(f.ref, { sort: 'record', limit: 2 })
+    await until(() => deep(el, '[part~="more"]'), 'loaded')
+    expectParts(el, ['feed', 'sort-label', 'list', 'row', 'more'])
+  })
+})

@@ -1,0 +1,118 @@
+/** `<vk-follow-button>` against the running reference service (issue 7 rule 7, spec §2.12 useFollow). */
+import { expect, fixture, html, oneEvent } from '@open-wc/testing'
+import '../../src/elements/follow-button/follow-button.ts'
+import type { VkFollowButton } from '../../src/elements/follow-button/follow-button.element.ts'
+import { freshRef } from '../sdk/harness.ts'
+import { deep, disposeVk, isPath, makeVk, service, until } from './elements-env.ts'
+
+const btn = (el: Element) => deep<HTMLButtonElement>(el, 'button[part="button"]')!
+const pressed = (el: Element) => btn(el)?.getAttribute('aria-pressed')
+const follows = (reqs: { method: string; url: URL }[]) => reqs.filter((r) => r.url.pathname.startsWith('/v1/social/follows/') && r.method !== 'GET')
+
+async function button(ref: string) {
+  return fixture<VkFollowButton>(html`<vk-follow-button subject-type="category" subject-ref=${ref}></vk-follow-button>`)
+}
+
+describe('<vk-follow-button>', () => {
+  afterEach(() => disposeVk())
+
+  it('issue 7 rule 7 "survives login and logout without ever unfollowing on its own (refreshKey)"', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const w = s.wallet()
+    const ref = freshRef('follow')
+    await vk.signIn(w)
+    const el = await button(ref)
+    await until(() => pressed(el) === 'false', 'not following yet')
+    btn(el).click()
+    await until(() => pressed(el) === 'true', 'following after the click')
+    const probe = await s.signedIn({}, w)
+    expect((await probe.followState('category', ref)).following).to.equal(true)
+
+    const writesBefore = follows(vk.faults.requests).length
+    await vk.signOut()
+    await until(() => !btn(el).hasAttribute('aria-pressed') && btn(el).textContent!.includes('Follow'), 'signed-out look')
+    await vk.signIn(w)
+    await until(() => pressed(el) === 'true', 'following again after the new login')
+    await vk.signOut()
+    await vk.signIn(w)
+    await until(() => pressed(el) === 'true', 'following after a second round')
+    // Nothing was written by the logins and logouts: the follow stands on the service.
+    expect(follows(vk.faults.requests).length).to.equal(writesBefore)
+    expect((await probe.followState('category', ref)).following).to.equal(true)
+  })
+
+  it('issue 7 rule 7 "without ever unfollowing on its own": a click while the new session\'s state is being read does nothing', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const w = s.wallet()
+    const ref = freshRef('follow')
+    const probe = await s.signedIn({}, w)
+    await probe.follow('category', ref)
+    const el = await button(ref)
+    await until(() => btn(el)?.textContent!.includes('Follow'), 'signed-out button')
+    // The next state read is held: the button must not act on the latched value.
+    const release = vk.faults.hold(isPath(`/v1/social/follows/category/${ref}`, 'GET'))
+    await vk.signIn(w)
+    await until(() => btn(el).disabled && btn(el).getAttribute('aria-busy') === 'true', 'busy while the state is read')
+    btn(el).click()
+    btn(el).dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true }))
+    await new Promise((r) => setTimeout(r, 100))
+    expect(follows(vk.faults.requests)).to.deep.equal([])
+    release()
+    await until(() => pressed(el) === 'true', 'following once read')
+    expect((await probe.followState('category', ref)).following).to.equal(true)
+  })
+
+  it('issue 7 rule 7: pressing Following unfollows, and the service agrees', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const w = s.wallet()
+    const ref = freshRef('follow')
+    const probe = await s.signedIn({}, w)
+    await probe.follow('category', ref)
+    await vk.signIn(w)
+    const el = await button(ref)
+    await until(() => pressed(el) === 'true', 'following')
+    expect(btn(el).textContent).to.include('Following')
+    const changed = oneEvent(el, 'vk-follow-change')
+    btn(el).click()
+    expect((await changed).detail).to.deep.equal({ subjectType: 'category', subjectRef: ref, following: false })
+    await until(() => pressed(el) === 'false', 'not following')
+    expect((await probe.followState('category', ref)).following).to.equal(false)
+  })
+
+  it('issue 7 rule 7: signed out, a click asks the page to sign in (vk-sign-in) and writes nothing', async () => {
+    const vk = await makeVk()
+    const el = await button(freshRef('follow'))
+    await until(() => btn(el), 'button')
+    const asked = oneEvent(el, 'vk-sign-in')
+    btn(el).click()
+    await asked
+    expect(follows(vk.faults.requests)).to.deep.equal([])
+  })
+
+  it('issue 7 "accessible in its loaded, empty, error states": following, not following, and a failed write', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    await vk.signIn(s.wallet())
+    const el = await button(freshRef('follow'))
+    await until(() => pressed(el) === 'false', 'loaded (not following)')
+    await expect(el).to.be.accessible()
+    const off = vk.faults.fail(isPath('/v1/social/follows/', 'PUT'))
+    btn(el).click()
+    await until(() => deep(el, '[part="error"]'), 'error line')
+    expect(pressed(el)).to.equal('false')
+    await expect(el).to.be.accessible()
+    off()
+    btn(el).click()
+    await until(() => pressed(el) === 'true', 'loaded (following)')
+    await expect(el).to.be.accessible()
+  })
+
+  it('§9.3 without a client provider it renders nothing', async () => {
+    disposeVk()
+    const el = await button(freshRef('follow'))
+    expect(!!el.shadowRoot!.querySelector('button')).to.equal(false)
+  })
+})

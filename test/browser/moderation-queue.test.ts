@@ -1,0 +1,262 @@
+/** `<vk-moderation-queue>` against the running reference service (issue 7 rule 3, spec §2.10, §3.1, §4.4 rule 6, §7). */
+import { expect, fixture, html, oneEvent } from '@open-wc/testing'
+import { sendKeys } from '@web/test-runner-commands'
+import '../../src/elements/moderation-queue/moderation-queue.ts'
+import type { VkModerationQueue } from '../../src/elements/moderation-queue/moderation-queue.element.ts'
+import type { Post } from '../../src/contract/types.ts'
+import { deep, deepActive, deepAll, deepText, disposeVk, expectKeyboardReachable, isPath, makeVk, service, until } from './elements-env.ts'
+import { armXssTrap, expectInert, XSS_PAYLOADS } from './xss-corpus.ts'
+
+/** A claimed venue, an author signed in on it, `n` posts by the author, each reported from the venue. */
+async function reportedVenue(n = 1, o: { reporters?: number; bodies?: string[]; reason?: string } = {}) {
+  const s = await service()
+  const owner = s.wallet()
+  const v = await s.venue({ owner })
+  const author = await s.signedIn({ venueId: v.venueId })
+  const market = await s.addMarket()
+  const reporters = []
+  for (let i = 0; i < (o.reporters ?? 1); i++) reporters.push(await s.signedIn({ venueId: v.venueId }))
+  const posts: Post[] = []
+  for (let i = 0; i < n; i++) {
+    const p = await author.createPost('event', market.id, o.bodies?.[i] ?? `post ${i}`)
+    for (const r of reporters) await r.reportPost(p.id, o.reason ?? 'spam')
+    posts.push(p)
+  }
+  return { s, owner, venueId: v.venueId, author, market, posts }
+}
+
+const queue = (venueId?: string) =>
+  venueId
+    ? fixture<VkModerationQueue>(html`<vk-moderation-queue venue-id=${venueId}></vk-moderation-queue>`)
+    : fixture<VkModerationQueue>(html`<vk-moderation-queue></vk-moderation-queue>`)
+const rows = (el: Element) => deepAll(el, '[part="row"]')
+const row = (el: Element, postId: string) => deep(el, `#vk-post-${postId}`)
+const action = (r: Element, a: string) => deep<HTMLButtonElement>(r, `button[data-action="${a}"]`)!
+const tab = (el: Element, key: string) => deep<HTMLButtonElement>(el, `#tab-${key}`)!
+
+describe('<vk-moderation-queue>', () => {
+  afterEach(() => disposeVk())
+
+  it('issue 7 rule 3 "A reader who cannot moderate sees "you can\'t moderate this venue", never an empty queue"', async () => {
+    const vk = await makeVk()
+    const { s, venueId } = await reportedVenue(1)
+    await vk.signIn(s.wallet())
+    const el = await queue(venueId)
+    await until(() => deep(el, '[part="forbidden"]'), 'forbidden state')
+    expect(deepText(deep(el, '[part="forbidden"]')!)).to.equal("you can't moderate this venue")
+    expect(!!deep(el, '[part="empty"]')).to.equal(false)
+    expect(!!deep(el, '[part="list"]')).to.equal(false)
+    await expect(el).to.be.accessible()
+  })
+
+  it('issue 7 rule 3 "never an empty queue": signed out it is the forbidden state with a Sign in button', async () => {
+    await makeVk()
+    const el = await queue('some-venue')
+    await until(() => deep(el, '[part="forbidden"]'), 'forbidden state')
+    expect(deepText(el)).to.include("you can't moderate this venue")
+    const asked = oneEvent(el, 'vk-sign-in')
+    deep<HTMLButtonElement>(el, '[part="forbidden"] button')!.click()
+    await asked
+    await expect(el).to.be.accessible()
+  })
+
+  it('issue 7 rule 3 "Without venue-id, it is the operator\'s platform-wide queue"', async () => {
+    const vk = await makeVk()
+    const { s, posts } = await reportedVenue(1)
+    await vk.signIn(s.operator())
+    const el = await queue()
+    await until(() => row(el, posts[0].id), 'the reported post in the platform queue')
+    expect(deepText(deep(el, 'h2')!)).to.equal('Platform queue')
+    expect(vk.faults.requests.filter((r) => r.url.pathname === '/v1/mod/queue').every((r) => !r.url.searchParams.has('venueId'))).to.equal(true)
+    // A venue owner is not an operator: the platform queue is forbidden to them.
+    await vk.signOut()
+    await vk.signIn(s.wallet())
+    await until(() => deep(el, '[part="forbidden"]'), 'forbidden for a non-operator')
+  })
+
+  it('issue 7 rule 3 "Open and Actioned tabs" with arrow keys (roving tabindex)', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(1)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id), 'open item')
+    expect(tab(el, 'open').getAttribute('aria-selected')).to.equal('true')
+    expect([tab(el, 'open').tabIndex, tab(el, 'actioned').tabIndex]).to.deep.equal([0, -1])
+    tab(el, 'open').focus()
+    await sendKeys({ press: 'ArrowRight' })
+    await until(() => tab(el, 'actioned').getAttribute('aria-selected') === 'true', 'Actioned selected')
+    expect(deepActive()).to.equal(tab(el, 'actioned'))
+    expect([tab(el, 'open').tabIndex, tab(el, 'actioned').tabIndex]).to.deep.equal([-1, 0])
+    await until(() => deep(el, '[part="empty"]'), 'nothing actioned yet')
+    expect(deepText(deep(el, '[part="empty"]')!)).to.equal('Nothing actioned yet.')
+    await sendKeys({ press: 'ArrowRight' })
+    await until(() => tab(el, 'open').getAttribute('aria-selected') === 'true', 'wraps to Open')
+    await until(() => row(el, posts[0].id), 'open item again')
+  })
+
+  it('issue 7 rule 3: every control is reachable by Tab with a visible focus (the tab list is one stop)', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(1)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id), 'item')
+    // The unselected tab is reached with the arrow keys, not Tab (roving tabindex).
+    tab(el, 'actioned').disabled = true
+    await expectKeyboardReachable(el)
+    tab(el, 'actioned').disabled = false
+  })
+
+  it('issue 7 rule 3 "None of them is optimistic; each shows pending, then the result": keep', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(1)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id), 'open item')
+    const release = vk.faults.hold(isPath('/v1/mod/keep', 'POST'))
+    action(row(el, posts[0].id)!, 'keep').click()
+    await until(() => deepText(row(el, posts[0].id)!).includes('Working…'), 'pending')
+    // Not optimistic: while the service has not answered, the item is still in Open and its actions wait.
+    expect(row(el, posts[0].id)!.getAttribute('aria-busy')).to.equal('true')
+    expect(action(row(el, posts[0].id)!, 'hide').disabled).to.equal(true)
+    await new Promise((r) => setTimeout(r, 150))
+    expect(row(el, posts[0].id)).to.not.equal(null)
+    release()
+    await until(() => deepText(deep(el, '[part="status"]')!) === 'Keep: done', 'the result announced')
+    await until(() => !row(el, posts[0].id), 'the item left Open after the queue was read again')
+    tab(el, 'actioned').click()
+    await until(() => row(el, posts[0].id), 'the item in Actioned')
+    expect(deepText(row(el, posts[0].id)!)).to.include('Last action: Keep')
+  })
+
+  it('issue 7 rule 3 "None of them is optimistic; each shows pending, then the result": keep, hide, ban and unban', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(3)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => rows(el).length === 3, 'three items')
+    const steps: [string, Post, string][] = [
+      ['ban', posts[2], 'Ban'],
+      ['unban', posts[2], 'Unban'],
+      ['keep', posts[0], 'Keep'],
+      ['hide', posts[1], 'Hide'],
+    ]
+    for (const [a, post, label] of steps) {
+      const release = vk.faults.hold(isPath(`/v1/mod/${a}`, 'POST'))
+      action(row(el, post.id)!, a).click()
+      await until(() => deep(row(el, post.id)!, '[part="row-status"].pending'), `${a} pending`)
+      expect(deepText(deep(row(el, post.id)!, '[part="row-status"]')!)).to.equal('Working…')
+      await new Promise((r) => setTimeout(r, 50))
+      expect(row(el, post.id), `${a}: still listed while pending`).to.not.equal(null)
+      release()
+      await until(() => deepText(deep(el, '[part="status"]')!) === `${label}: done`, `${a} result`)
+    }
+  })
+
+  it('issue 7 rule 3 "None of them is optimistic": a refused action shows its failure and the item stays', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(1)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id), 'open item')
+    vk.faults.fail(isPath('/v1/mod/hide', 'POST'))
+    action(row(el, posts[0].id)!, 'hide').click()
+    await until(() => deep(row(el, posts[0].id)!, '[part="row-status"].failed'), 'failure')
+    expect(deepText(deep(row(el, posts[0].id)!, '[part="row-status"]')!)).to.equal('Hide failed. injected fault')
+    expect(deepText(deep(el, '[part="status"]')!)).to.equal('Hide failed. injected fault')
+    expect(rows(el).length).to.equal(1)
+    await expect(el).to.be.accessible()
+  })
+
+  it('issue 7 rule 3 "the actions keep, hide, ban and unban": hide hides on this venue; ban and unban act on the author', async () => {
+    const vk = await makeVk()
+    const { s, owner, venueId, posts, author, market } = await reportedVenue(2)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => rows(el).length === 2, 'two items')
+    action(row(el, posts[0].id)!, 'hide').click()
+    await until(() => deepText(deep(el, '[part="status"]')!) === 'Hide: done', 'hidden')
+    // The venue's overlay drops the post; it stays live elsewhere (§3.1).
+    const reader = s.client()
+    expect((await reader.posts('event', market.id, { venue: venueId })).posts.map((p) => p.id)).to.not.include(posts[0].id)
+    expect((await reader.posts('event', market.id)).posts.map((p) => p.id)).to.include(posts[0].id)
+
+    await until(() => row(el, posts[1].id) && !row(el, posts[0].id), 'second item left')
+    action(row(el, posts[1].id)!, 'ban').click()
+    await until(() => deepText(deep(el, '[part="status"]')!) === 'Ban: done', 'banned')
+    const e = await author.createPost('event', market.id, 'after the ban').catch((x) => x)
+    expect(e.code).to.equal('banned')
+    // A ban names the author, not the post: the post's item stays open for its own decision.
+    expect(deepText(deep(row(el, posts[1].id)!, '[part="row-status"]')!)).to.equal('Ban: done')
+    action(row(el, posts[1].id)!, 'unban').click()
+    await until(() => deepText(deep(el, '[part="status"]')!) === 'Unban: done', 'unbanned')
+    tab(el, 'actioned').click()
+    await until(() => row(el, posts[0].id), 'the hidden item in Actioned')
+    expect(deepText(row(el, posts[0].id)!)).to.include('Hidden on this venue')
+    expect((await author.createPost('event', market.id, 'after the unban')).body).to.equal('after the unban')
+  })
+
+  it('issue 7 rule 3 "Threshold-hidden posts are marked as such"', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(1, { reporters: 3 })
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id), 'item')
+    expect(deepText(deep(row(el, posts[0].id)!, '[part="threshold-hidden"]')!)).to.equal('Hidden by reports, pending review')
+    expect(deepText(row(el, posts[0].id)!)).to.include('3 reports')
+  })
+
+  it('issue 7 rule 3 "load-more"', async () => {
+    const vk = await makeVk()
+    const { owner, venueId } = await reportedVenue(21)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => rows(el).length === 20, 'first page')
+    deep<HTMLButtonElement>(el, '[part="load-more"]')!.click()
+    await until(() => rows(el).length === 21, 'second page')
+    expect(!!deep(el, '[part="load-more"]')).to.equal(false)
+  })
+
+  it('issue 7 rule 3 "A vk-open-post event"', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts, market } = await reportedVenue(1)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id), 'item')
+    const opened = oneEvent(el, 'vk-open-post')
+    deep<HTMLButtonElement>(row(el, posts[0].id)!, 'button:not([data-action])')!.click()
+    expect((await opened).detail).to.deep.equal({ postId: posts[0].id, subjectType: 'event', subjectRef: market.id.toLowerCase() })
+  })
+
+  it('issue 7 "The same XSS corpus renders inert … including moderation rows"', async () => {
+    const trap = armXssTrap()
+    const vk = await makeVk()
+    const { owner, venueId } = await reportedVenue(XSS_PAYLOADS.length, { bodies: XSS_PAYLOADS, reason: XSS_PAYLOADS[1] })
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => rows(el).length === 20, 'rows')
+    deep<HTMLButtonElement>(el, '[part="load-more"]')!.click()
+    await until(() => rows(el).length === XSS_PAYLOADS.length, 'every row')
+    const text = deepText(el)
+    for (const b of XSS_PAYLOADS) expect(text, b).to.include(b.replace(/\s+/g, ' ').trim())
+    await expectInert(el)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(trap(), 'a payload ran').to.equal(undefined)
+  })
+
+  it('issue 7 "accessible in its loaded, empty, error … states"', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(1, { reporters: 3 })
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id), 'loaded')
+    await expect(el).to.be.accessible()
+    tab(el, 'actioned').click()
+    await until(() => deep(el, '[part="empty"]'), 'empty')
+    await expect(el).to.be.accessible()
+    vk.faults.fail(isPath('/v1/mod/queue'))
+    const failed = await queue(`${venueId}`.replace(/.$/, 'x'))
+    await until(() => deep(failed, '[part="error"]'), 'error')
+    expect(deepText(failed)).to.include("Couldn't load the queue.")
+    await expect(failed).to.be.accessible()
+  })
+})

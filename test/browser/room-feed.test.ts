@@ -1,0 +1,394 @@
+/**
+ * `<vk-room-feed>` against the running reference service (issue 7 rule 1; spec §2.8, §3.3, §4.4 rule 5 and 8,
+ * §4.5.3, §7): what a room shows, its attributes and events, and every membership path through the real service.
+ */
+import { expect, fixture, html, oneEvent } from '@open-wc/testing'
+import '../../src/elements/room-feed/room-feed.ts'
+import '../../src/elements/platform-provider/platform-provider.ts'
+import type { VkRoomFeed } from '../../src/elements/room-feed/room-feed.element.ts'
+import type { Post } from '../../src/contract/types.ts'
+import { MSG } from '../../src/contract/errors.ts'
+import { freshRef, type TestWallet } from '../sdk/harness.ts'
+import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, isPath, makeVk, service, until } from './elements-env.ts'
+import { armXssTrap, expectInert, XSS_PAYLOADS, XSS_SHORT } from './xss-corpus.ts'
+
+type Vk = Awaited<ReturnType<typeof makeVk>>
+
+/** A claimed venue and a room of it on a fresh category node. */
+async function venueRoom(visibility: 'public' | 'private' = 'public', title?: string) {
+  const s = await service()
+  const v = await s.venue()
+  const node = freshRef('room')
+  const roomId = title
+    ? (
+        await (
+          await fetch(`${s.env.url}/v1/rooms`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${v.owner.session!.token}` },
+            body: JSON.stringify({ venueId: v.venueId, subjectType: 'category', subjectRef: node, visibility, title }),
+          })
+        ).json()
+      ).room.id
+    : await s.room(v, { type: 'category', ref: node }, visibility)
+  return { s, v, node, roomId: roomId as string }
+}
+
+/** Signs the page in on the venue (its session names the venue: joins are for the session's own venue). */
+async function signInOn(vk: Vk, venueId: string, w?: TestWallet) {
+  const s = await service()
+  const wallet = w ?? s.wallet()
+  await vk.signIn({ ...wallet, venueId })
+  return wallet
+}
+
+const room = (roomId: string, extra: { membership?: string; takePrompt?: string; sort?: string; onTail?: (p: Post) => void } = {}) =>
+  fixture<VkRoomFeed>(html`<vk-room-feed
+    room-id=${roomId}
+    membership=${extra.membership ?? 'true'}
+    take-prompt=${extra.takePrompt ?? 'true'}
+    sort=${extra.sort ?? ''}
+    .onTail=${extra.onTail}
+  ></vk-room-feed>`)
+
+const part = (el: Element, name: string) => deep(el, `[part~="${name}"]`)
+const rows = (el: Element) => deepAll(el, '[part="row"]').map((r) => r.id.replace('vk-post-', ''))
+const joinCard = (el: Element) => part(el, 'join-card')
+const composer = (el: Element) => deep<HTMLFormElement>(el, 'form[part="composer"]')
+const refusal = (el: Element) => (part(el, 'refusal') ? deepText(part(el, 'refusal')!) : null)
+const loaded = (el: Element) => !!deep(el, '[part="discussion"]') && !part(el, 'loading')
+
+async function write(el: Element, body: string) {
+  const area = deep<HTMLTextAreaElement>(composer(el)!, 'textarea')!
+  area.value = body
+  area.dispatchEvent(new Event('input'))
+  deep<HTMLButtonElement>(composer(el)!, '[part="submit"]')!.click()
+}
+
+describe('<vk-room-feed>', () => {
+  afterEach(() => disposeVk())
+
+  it('issue 7 rule 1 "the discussion, ranked by record by default and labelled \'ranked by record\'" (§4.4 rule 8)', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom()
+    const market = await s.addMarket()
+    await v.owner.createPost('event', market.id, 'first in the room', null, { room: roomId })
+    await v.owner.createPost('event', market.id, 'second in the room', null, { room: roomId })
+    const el = await room(roomId)
+    await until(() => rows(el).length === 2, 'two rows')
+    expect(deepText(part(el, 'sort-label')!)).to.equal('ranked by record')
+    const reads = vk.faults.requests.filter((r) => r.url.pathname === '/v1/social/posts/feed')
+    expect(reads.map((r) => [r.url.searchParams.get('room'), r.url.searchParams.get('sort')])).to.deep.equal([[roomId, 'record']])
+    // The server's order, never re-sorted.
+    const page = await s.client().postFeed({ room: roomId, sort: 'record' })
+    expect(rows(el)).to.deep.equal(page.posts.map((p) => p.id))
+    // Asked for live, it is not labelled.
+    const live = await room(roomId, { sort: 'live' })
+    await until(() => rows(live).length === 2, 'live rows')
+    expect(!!part(live, 'sort-label')).to.equal(false)
+  })
+
+  it('issue 7 rule 1 "a closing-soon rail of the room\'s markets" and "vk-open-market stands for onOpenMarket"', async () => {
+    await makeVk()
+    const { s, roomId, node } = await venueRoom()
+    const inRoom = await s.addMarket({ title: 'Closes tomorrow here', nodes: [{ type: 'category', ref: node }], closesAt: new Date(Date.now() + 86_400_000).toISOString() })
+    await s.addMarket({ title: 'Elsewhere', nodes: [{ type: 'category', ref: freshRef('other') }] })
+    const el = await room(roomId)
+    await until(() => deep(el, '[part="market"]'), 'closing-soon market')
+    const rail = part(el, 'closing-soon')!
+    expect(deepText(rail)).to.include('Closing soon').and.include('Closes tomorrow here').and.not.include('Elsewhere')
+    const opened = oneEvent(el, 'vk-open-market')
+    deep<HTMLButtonElement>(rail, '[part="market"]')!.click()
+    expect((await opened).detail).to.deep.equal({ marketId: inRoom.id.toLowerCase() })
+  })
+
+  it('issue 7 rule 1 "the for-you rail"', async () => {
+    const vk = await makeVk()
+    const { roomId } = await venueRoom()
+    const el = await room(roomId)
+    await until(() => deep(el, 'vk-for-you-rail'), 'rail')
+    expect(deep(el, 'vk-for-you-rail')!.getAttribute('room')).to.equal(roomId)
+    await until(() => vk.faults.requests.some((r) => r.url.pathname === '/v1/social/for-you' && r.url.searchParams.get('room') === roomId), 'the rail read for the room')
+  })
+
+  it('issue 7 rule 1 "the take prompt after a buy, only when a platform provider is above it"; take-prompt="false" turns it off', async () => {
+    const vk = await makeVk()
+    const { s, roomId } = await venueRoom()
+    const w = await signInOn(vk, (await s.venue()).venueId)
+    const market = await s.addMarket()
+    await s.setPosition(w.wallet, market.id, 0, '100')
+    Object.keys(localStorage).filter((k) => k.startsWith('vk:take-prompt')).forEach((k) => localStorage.removeItem(k))
+    const bare = await room(roomId)
+    const inside = (await fixture(html`<vk-platform-provider .venuekit=${vk}><vk-room-feed room-id=${roomId}></vk-room-feed></vk-platform-provider>`)).querySelector('vk-room-feed')!
+    const off = (await fixture(html`<vk-platform-provider .venuekit=${vk}><vk-room-feed room-id=${roomId} take-prompt="false"></vk-room-feed></vk-platform-provider>`)).querySelector('vk-room-feed')!
+    await until(() => loaded(bare) && loaded(inside) && loaded(off), 'rooms')
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => deep(inside, '[part="prompt"]') && deepText(deep(inside, '[part="title"]')!) === 'Why Yes?', 'the prompt inside the provider')
+    expect(!!deep(bare, 'vk-take-prompt')).to.equal(false)
+    expect(!!deep(off, 'vk-take-prompt')).to.equal(false)
+    deep<HTMLButtonElement>(inside, '[part="skip"]')!.click()
+    await until(() => !deep(inside, '[part="prompt"]'), 'skipped')
+  })
+
+  it('issue 7 rule 1 "a Join card for a signed-in non-member"; none signed out, none for a member; membership="false" turns it off', async () => {
+    const vk = await makeVk()
+    const { roomId, v } = await venueRoom()
+    const el = await room(roomId)
+    const off = await room(roomId, { membership: 'false' })
+    await until(() => loaded(el), 'room')
+    await new Promise((r) => setTimeout(r, 100))
+    expect(!!joinCard(el), 'signed out').to.equal(false)
+    await signInOn(vk, v.venueId)
+    await until(() => joinCard(el), 'join card for a signed-in non-member')
+    expect(deepText(joinCard(el)!)).to.include(`Join ${deepText(deep(el, 'h2')!)}`)
+    expect(!!joinCard(off)).to.equal(false)
+    expect(!!part(off, 'leave')).to.equal(false)
+    await expect(el).to.be.accessible()
+    await vk.signOut()
+    await vk.signIn({ ...(v.owner as unknown as { w: TestWallet }).w, venueId: v.venueId })
+    await until(() => part(el, 'leave') && !joinCard(el), 'a member (the owner) gets Leave, not Join')
+  })
+
+  it('issue 7 rule 1 trap (§4.5.3) "No Join is drawn when member === null": while unknown and after a failed read', async () => {
+    const vk = await makeVk()
+    const { roomId, v } = await venueRoom()
+    await signInOn(vk, v.venueId)
+    // While the membership is being read: unknown, no Join.
+    const release = vk.faults.hold(isPath(`/v1/rooms/${roomId}/membership`))
+    const waiting = await room(roomId)
+    await until(() => loaded(waiting), 'room while the membership read is held')
+    await new Promise((r) => setTimeout(r, 150))
+    expect(!!joinCard(waiting)).to.equal(false)
+    expect(!!composer(waiting)).to.equal(true)
+    release()
+    await until(() => joinCard(waiting), 'Join once the read says non-member')
+    // After a failed read: still unknown, no Join.
+    const stop = vk.faults.fail(isPath(`/v1/rooms/${roomId}/membership`))
+    const failedRoom = await venueRoom()
+    const el = await room(failedRoom.roomId)
+    await until(() => loaded(el) && vk.faults.requests.some((r) => r.url.pathname === `/v1/rooms/${failedRoom.roomId}/membership`), 'room with a failed membership read')
+    await new Promise((r) => setTimeout(r, 150))
+    expect(!!joinCard(el)).to.equal(false)
+    // Not hidden either: the composer stays.
+    expect(composer(el)).to.not.equal(null)
+    stop()
+  })
+
+  it('issue 7 rule 1 trap (§4.5.3) "The composer is never hidden when member === false … other readers get the server\'s message"', async () => {
+    const vk = await makeVk()
+    const { roomId, v } = await venueRoom()
+    await signInOn(vk, v.venueId)
+    const el = await room(roomId)
+    await until(() => joinCard(el), 'non-member')
+    expect(composer(el)).to.not.equal(null)
+    await write(el, 'let me in')
+    await until(() => refusal(el), 'refusal')
+    expect(refusal(el)).to.equal(MSG.JOIN_TO_POST)
+    expect(refusal(el)).to.equal('join this room to post in it')
+    // The text is kept for after joining.
+    expect(deep<HTMLTextAreaElement>(el, 'textarea')!.value).to.equal('let me in')
+  })
+
+  it('issue 7 rule 1 membership path "join a public room"', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom()
+    const w = await signInOn(vk, v.venueId)
+    const el = await room(roomId)
+    await until(() => joinCard(el) && part(el, 'members'), 'join card')
+    expect(deepText(part(el, 'members')!)).to.equal('1 member')
+    const changed = oneEvent(el, 'vk-membership-change')
+    deep<HTMLButtonElement>(joinCard(el)!, '[part="join"]')!.click()
+    expect((await changed).detail).to.deep.equal({ roomId, member: true })
+    await until(() => !joinCard(el) && part(el, 'leave'), 'member')
+    await until(() => deepText(part(el, 'members')!) === '2 members', 'headcount')
+    const probe = await s.signedIn({ venueId: v.venueId }, w)
+    expect((await probe.rooms.membership(roomId)).member).to.equal(true)
+    await write(el, 'hello room')
+    await until(() => deepText(el).includes('hello room'), 'the post in the room')
+    expect(refusal(el)).to.equal(null)
+  })
+
+  it('issue 7 rule 1 membership path "a private room, refused": \'this room is not open to join\'', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom('private')
+    // The operator sees a private room without being a member; joining it is refused like anyone's.
+    await vk.signIn({ ...s.operator(), venueId: v.venueId })
+    const el = await room(roomId)
+    await until(() => joinCard(el), 'join card')
+    deep<HTMLButtonElement>(joinCard(el)!, '[part="join"]')!.click()
+    await until(() => refusal(el), 'refused')
+    expect(refusal(el)).to.equal(MSG.ROOM_NOT_OPEN)
+    expect(refusal(el)).to.equal('this room is not open to join')
+    expect(joinCard(el)).to.not.equal(null)
+    await expect(el).to.be.accessible()
+  })
+
+  it('issue 7 rule 1 membership path "another venue\'s room, an error" (not reported as invite-only)', async () => {
+    const vk = await makeVk()
+    const { roomId } = await venueRoom()
+    const mine = await (await service()).venue()
+    await signInOn(vk, mine.venueId)
+    const el = await room(roomId)
+    await until(() => joinCard(el), 'join card')
+    deep<HTMLButtonElement>(joinCard(el)!, '[part="join"]')!.click()
+    await until(() => refusal(el), 'error')
+    expect(refusal(el)).to.equal("this room belongs to another venue; you can only join rooms of the venue you are signed in on")
+    expect(refusal(el)).to.not.equal(MSG.ROOM_NOT_OPEN)
+    expect(joinCard(el)).to.not.equal(null)
+  })
+
+  it('issue 7 rule 1 membership paths "follow and post, which makes a member; leave, then post, refused; rejoin"', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom()
+    const w = await signInOn(vk, v.venueId)
+    const el = await room(roomId)
+    const follow = () => deep<HTMLButtonElement>(deep(el, 'vk-follow-button')!, 'button')
+    await until(() => joinCard(el) && follow()?.getAttribute('aria-pressed') === 'false', 'non-member, not following')
+    // Follow the room's subject with the room's own Follow button, then post: the post makes a member (§3.3).
+    follow()!.click()
+    await until(() => follow()?.getAttribute('aria-pressed') === 'true', 'following')
+    await write(el, 'follower speaks')
+    await until(() => deepText(el).includes('follower speaks'), 'posted')
+    await until(() => !joinCard(el) && part(el, 'leave'), 'a member now')
+    const probe = await s.signedIn({ venueId: v.venueId }, w)
+    expect((await probe.rooms.membership(roomId)).member).to.equal(true)
+
+    // Leave, then post (still following): refused with the left-room message.
+    const left = oneEvent(el, 'vk-membership-change')
+    deep<HTMLButtonElement>(el, '[part="leave"]')!.click()
+    expect((await left).detail).to.deep.equal({ roomId, member: false })
+    await until(() => joinCard(el), 'join card after leaving')
+    expect(deepText(deep(joinCard(el)!, '[part="join"]')!)).to.equal('Rejoin')
+    expect(composer(el), 'composer not hidden after leaving').to.not.equal(null)
+    await write(el, 'back again?')
+    await until(() => refusal(el), 'refused')
+    expect(refusal(el)).to.equal(MSG.LEFT_ROOM)
+    expect(refusal(el)).to.equal('you left this room — rejoin to post')
+
+    // Rejoin, then the same text posts.
+    deep<HTMLButtonElement>(joinCard(el)!, '[part="join"]')!.click()
+    await until(() => !joinCard(el) && part(el, 'leave'), 'member again')
+    expect(refusal(el)).to.equal(null)
+    deep<HTMLButtonElement>(composer(el)!, '[part="submit"]')!.click()
+    await until(() => deepText(el).includes('back again?'), 'posted after rejoining')
+    expect((await probe.rooms.membership(roomId)).member).to.equal(true)
+  })
+
+  it('issue 7 rule 1: every control of a room is a real button or field, reachable by Tab with a visible focus', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v, node } = await venueRoom()
+    await s.addMarket({ nodes: [{ type: 'category', ref: node }] })
+    await v.owner.createPost('event', (await s.addMarket()).id, 'a post to act on', null, { room: roomId })
+    await signInOn(vk, v.venueId)
+    const el = await room(roomId)
+    await until(() => joinCard(el) && rows(el).length === 1 && deep(el, '[part="market"]'), 'a full room')
+    await expectKeyboardReachable(el)
+  })
+
+  it('issue 7 rule 1 trap "An outsider of a private room sees a not-found state"', async () => {
+    const vk = await makeVk()
+    const { roomId, v } = await venueRoom('private')
+    const el = await room(roomId)
+    await until(() => part(el, 'not-found'), 'not found signed out')
+    expect(deepText(part(el, 'not-found')!)).to.equal("This room doesn't exist or isn't open to you.")
+    expect(!!composer(el)).to.equal(false)
+    expect(!!joinCard(el)).to.equal(false)
+    await expect(el).to.be.accessible()
+    await signInOn(vk, v.venueId)
+    await new Promise((r) => setTimeout(r, 100))
+    await until(() => part(el, 'not-found'), 'not found for a signed-in outsider')
+    expect(deepText(el)).to.not.include('private')
+  })
+
+  it('issue 7 rule 1 "Rows get Tail only when an onTail handler is set"', async () => {
+    const vk = await makeVk({ checkout: { openCheckout: () => {} } })
+    const { s, roomId, v } = await venueRoom()
+    const market = await s.addMarket()
+    await s.setPosition(v.owner.w.wallet, market.id, 0, '100')
+    const take = await v.owner.createPost('event', market.id, 'a take in the room', null, { room: roomId })
+    const without = await room(roomId)
+    const tailed: Post[] = []
+    const withTail = await room(roomId, { onTail: (p) => void tailed.push(p) })
+    await until(() => rows(without).length === 1 && rows(withTail).length === 1, 'rows')
+    await until(() => deep(withTail, '[part="tail"]'), 'Tail with onTail')
+    // The adapter could tail this take (an open market, known on the page): still no Tail without onTail.
+    await until(() => vk.tail().get().canTail(take), 'the page could tail the take')
+    await new Promise((r) => setTimeout(r, 100))
+    expect(!!deep(without, '[part="tail"]'), 'no Tail without onTail, even with a checkout adapter').to.equal(false)
+    deep<HTMLButtonElement>(withTail, '[part="tail"]')!.click()
+    await until(() => tailed.length === 1, 'onTail called')
+    expect(tailed[0].id).to.equal(take.id)
+    expect(vk.$session.get()).to.equal(null)
+  })
+
+  it('issue 7 rule 1 "vk-sign-in … stands for the spec\'s onSignIn": signed out, the composer is a Sign in button', async () => {
+    await makeVk()
+    const { roomId } = await venueRoom()
+    const el = await room(roomId)
+    await until(() => part(el, 'sign-in'), 'sign-in button')
+    expect(!!composer(el)).to.equal(false)
+    const asked = oneEvent(el, 'vk-sign-in')
+    deep<HTMLButtonElement>(el, '[part="sign-in"]')!.click()
+    await asked
+  })
+
+  it('issue 7 rule 1: a room chosen by subject-type and subject-ref reads that node\'s discussion, ranked by record', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const node = freshRef('section')
+    const writer = await s.signedIn()
+    const p = await writer.createPost('category', node, 'about the node')
+    const el = await fixture<VkRoomFeed>(html`<vk-room-feed subject-type="category" subject-ref=${node}></vk-room-feed>`)
+    await until(() => rows(el).includes(p.id), 'the node discussion')
+    expect(deepText(part(el, 'sort-label')!)).to.equal('ranked by record')
+    const read = vk.faults.requests.find((r) => r.url.pathname === '/v1/social/posts/feed')!
+    expect([read.url.searchParams.get('scope'), read.url.searchParams.get('subjectType'), read.url.searchParams.get('subjectRef'), read.url.searchParams.get('sort')]).to.deep.equal([
+      'subject',
+      'category',
+      node,
+      'record',
+    ])
+    await vk.signIn(s.wallet())
+    await until(() => composer(el), 'composer')
+    await write(el, 'me too')
+    await until(() => deepText(el).includes('me too'), 'posted on the node')
+    expect((await s.client().posts('category', node)).posts.map((x) => x.body)).to.include('me too')
+  })
+
+  it('issue 7 "The same XSS corpus renders inert": post bodies and the room title', async () => {
+    const trap = armXssTrap()
+    await makeVk()
+    const { s, roomId, v } = await venueRoom('public', XSS_SHORT.title.slice(0, 80))
+    const market = await s.addMarket({ title: XSS_SHORT.title, outcomes: [{ label: XSS_SHORT.label }, { label: XSS_SHORT.label2 }] })
+    await s.setPosition(v.owner.w.wallet, market.id, 0, '100')
+    for (const b of XSS_PAYLOADS.slice(0, 15)) await v.owner.createPost('event', market.id, b, null, { room: roomId })
+    const el = await room(roomId)
+    await until(() => rows(el).length === 15, 'rows')
+    await until(() => deepText(el).includes(XSS_SHORT.label), 'labels')
+    const text = deepText(el)
+    for (const b of [...XSS_PAYLOADS.slice(0, 15), XSS_SHORT.title.slice(0, 80)]) expect(text, b).to.include(b.replace(/\s+/g, ' ').trim())
+    await expectInert(el)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(trap(), 'a payload ran').to.equal(undefined)
+  })
+
+  it('issue 7 "accessible in its loaded, empty, error and forbidden/not-found states"', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom()
+    const empty = await room(roomId)
+    await until(() => part(empty, 'empty'), 'empty')
+    expect(deepText(part(empty, 'empty')!)).to.equal('No discussion here yet.')
+    await expect(empty).to.be.accessible()
+    await v.owner.createPost('event', (await s.addMarket()).id, 'something to read', null, { room: roomId })
+    const full = await room(roomId, { sort: 'live' })
+    await until(() => rows(full).length === 1, 'loaded')
+    await expect(full).to.be.accessible()
+    vk.faults.fail(isPath('/v1/social/posts/feed'))
+    const failed = await room((await venueRoom()).roomId)
+    await until(() => part(failed, 'error'), 'error')
+    expect(deepText(part(failed, 'error')!)).to.include("Couldn't load this room.")
+    await expect(failed).to.be.accessible()
+    vk.faults.clear()
+    deep<HTMLButtonElement>(failed, '[part="retry"]')!.click()
+    await until(() => part(failed, 'empty'), 'retried')
+  })
+})

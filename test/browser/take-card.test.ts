@@ -1,0 +1,388 @@
+/** `<vk-take-card>` against the running reference service (issue 6 rule 3, spec §4.4 rule 4, §4.5 rule 2). */
+import { expect, fixture, html } from '@open-wc/testing'
+import '../../src/elements/take-card/take-card.ts'
+import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
+import type { Post } from '../../src/contract/types.ts'
+import { emulateMedia, sendKeys } from '@web/test-runner-commands'
+import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, service, setProfile, until } from './elements-env.ts'
+
+/** A market and a take on side `side` written by a fresh wallet holding it. */
+async function take(o: { side?: number; market?: Record<string, unknown>; body?: string } = {}) {
+  const s = await service()
+  const market = await s.addMarket({ prices: [4000, 6000], ...o.market })
+  const author = await s.signedIn()
+  await s.setPosition(author.w.wallet, market.id, o.side ?? 0, '2500000')
+  const post = await author.createPost('event', market.id, o.body ?? 'the data says so')
+  return { s, market, author, post }
+}
+
+const card = (post: Post | null, extra: Partial<VkTakeCard> = {}) =>
+  fixture<VkTakeCard>(html`<vk-take-card .post=${post} .viewer=${extra.viewer} .onTail=${extra.onTail} ?read-only=${!!extra.readOnly}></vk-take-card>`)
+
+const text = (el: Element) => deepText(el)
+const part = (el: Element, name: string) => deep(el, `[part~="${name}"]`)
+
+describe('<vk-take-card>', () => {
+  afterEach(() => disposeVk())
+
+  it('§4.5 rule 2 "do not render a stance computed locally; use post.stance": the chip comes from post.stance', async () => {
+    await makeVk()
+    const { post } = await take({ side: 0, market: { decimals: 6 } })
+    expect(post.stance?.side).to.equal(0)
+    const el = await card(post)
+    await until(() => part(el, 'stance') && text(part(el, 'stance')!).includes('2.50'), 'stance chip with size')
+    expect(text(part(el, 'stance')!)).to.include('Yes').and.include('40%').and.include('2.50')
+  })
+
+  it('§4.5 rule 2 "never computed locally": a comment by a wallet that holds a position now has no stance chip', async () => {
+    await makeVk()
+    const s = await service()
+    const market = await s.addMarket({ prices: [4000, 6000] })
+    const author = await s.signedIn()
+    const post = await author.createPost('event', market.id, 'no position when writing')
+    await s.setPosition(author.w.wallet, market.id, 1, '1000')
+    const el = await card(post)
+    await until(() => text(el).includes('no position when writing'), 'card drawn')
+    expect(part(el, 'stance')).to.equal(null)
+    // Even a stance-less post object given a made-up position elsewhere draws no chip: only post.stance counts.
+    expect(post.stance).to.equal(undefined)
+  })
+
+  it('issue 6 rule 3 "the receipt once settled (right with odds beaten)"', async () => {
+    await makeVk()
+    const { s, market, post } = await take({ side: 0 })
+    await s.resolve(market.id, 0)
+    const el = await card(post)
+    await until(() => part(el, 'receipt'), 'receipt')
+    expect(text(part(el, 'receipt')!)).to.equal('Right · beat 60% odds')
+  })
+
+  it('issue 6 rule 3 "the receipt once settled (… wrong …)"', async () => {
+    await makeVk()
+    const { s, market, post } = await take({ side: 0 })
+    await s.resolve(market.id, 1)
+    const el = await card(post)
+    await until(() => part(el, 'receipt'), 'receipt')
+    expect(text(part(el, 'receipt')!)).to.equal('Wrong')
+  })
+
+  it('issue 6 rule 3 "the receipt once settled (… void …)"', async () => {
+    await makeVk()
+    const { s, market, post } = await take({ side: 1 })
+    await s.resolve(market.id, 'void')
+    const el = await card(post)
+    await until(() => part(el, 'receipt'), 'receipt')
+    expect(text(part(el, 'receipt')!)).to.equal('Void')
+  })
+
+  it('issue 6 rule 3 "the receipt once settled (… CLOB pending)": §3.2 a CLOB take is never a confident "still open"', async () => {
+    await makeVk()
+    const { post } = await take({ side: 0, market: { clob: true, closesAt: new Date(Date.now() - 3_600_000).toISOString() } })
+    const el = await card(post)
+    await until(() => part(el, 'receipt'), 'receipt')
+    expect(text(part(el, 'receipt')!)).to.equal('Awaiting settlement')
+  })
+
+  it('issue 6 rule 3 "the receipt once settled": an open take on an unsettled market shows no receipt', async () => {
+    await makeVk()
+    const { post } = await take({ side: 0 })
+    const el = await card(post)
+    await until(() => part(el, 'stance') && text(part(el, 'stance')!).includes('Yes'), 'labels from the market read')
+    expect(part(el, 'receipt')).to.equal(null)
+  })
+
+  it('§4.4 rule 4 "Agree (optimistic, rolls back)": the count moves at once and rolls back when the write fails', async () => {
+    const vk = await makeVk()
+    const { post } = await take()
+    await vk.signIn((await service()).wallet())
+    const el = await card(post)
+    const agree = () => part(el, 'agree') as HTMLButtonElement
+    expect(agree().getAttribute('aria-pressed')).to.equal('false')
+    const release = vk.faults.hold(isPath('/reactions', 'POST'), 500)
+    agree().click()
+    await el.updateComplete
+    expect(agree().getAttribute('aria-pressed')).to.equal('true')
+    expect(text(agree())).to.equal('Agree · 1')
+    release()
+    await until(() => deep(el, '[role="alert"]'), 'failure line')
+    expect(agree().getAttribute('aria-pressed')).to.equal('false')
+    expect(text(agree())).to.equal('Agree')
+    expect(text(deep(el, '[role="alert"]')!)).to.equal("Couldn't save your agree.")
+  })
+
+  it('§4.4 rule 4 "Agree (optimistic …)": a successful agree stays and is on the service', async () => {
+    const vk = await makeVk()
+    const { post } = await take()
+    await vk.signIn((await service()).wallet())
+    const el = await card(post)
+    ;(part(el, 'agree') as HTMLButtonElement).click()
+    await until(() => vk.faults.requests.some((r) => r.method === 'POST' && r.url.pathname.endsWith('/reactions')), 'react sent')
+    await until(() => !vk.postActions().get().pending, 'react done')
+    expect(text(part(el, 'agree')!)).to.equal('Agree · 1')
+    const page = await vk.client.posts('event', post.subjectRef)
+    expect(page.posts.find((p) => p.id === post.id)?.agrees).to.equal(1)
+  })
+
+  it('§4.4 rule 1 "onRequireSignIn": a signed-out Agree asks the page to sign in and writes nothing', async () => {
+    const vk = await makeVk()
+    const { post } = await take()
+    const el = await card(post)
+    let asked: string | null = null
+    el.addEventListener('vk-require-sign-in', (e) => (asked = e.detail.action))
+    ;(part(el, 'agree') as HTMLButtonElement).click()
+    expect(asked).to.equal('agree')
+    expect(vk.faults.requests.some((r) => r.url.pathname.endsWith('/reactions'))).to.equal(false)
+  })
+
+  it('§4.4 rule 4 "TakeCard draws … Reply": a reply goes into the post\'s thread', async () => {
+    const vk = await makeVk()
+    const { post } = await take()
+    await vk.signIn((await service()).wallet())
+    const el = await card(post)
+    ;(part(el, 'reply') as HTMLButtonElement).click()
+    await el.updateComplete
+    const area = deep<HTMLTextAreaElement>(el, 'textarea')!
+    expect(area).to.not.equal(null)
+    area.value = 'a reply from the card'
+    area.dispatchEvent(new Event('input'))
+    const created = new Promise<Post>((ok) => el.addEventListener('vk-post-created', (e) => ok(e.detail.post), { once: true }))
+    ;(deep(el, 'button[type="submit"]') as HTMLButtonElement).click()
+    const reply = await created
+    expect(reply.parentId).to.equal(post.id)
+    const page = await vk.client.posts('event', post.subjectRef)
+    expect(page.threads[post.id].map((p) => p.body)).to.include('a reply from the card')
+  })
+
+  it('§4.4 rule 4 "edit/delete only when viewer is passed and the post is the viewer\'s own"', async () => {
+    const vk = await makeVk()
+    const { post, author } = await take()
+    await vk.signIn(author.w)
+    // Signed in as the author, but no viewer passed: no Edit, no Delete.
+    let el = await card(post)
+    expect(part(el, 'edit')).to.equal(null)
+    expect(part(el, 'delete')).to.equal(null)
+    // Another wallet as viewer: none.
+    el = await card(post, { viewer: (await service()).wallet().wallet })
+    expect(part(el, 'edit')).to.equal(null)
+    // The author as viewer: both.
+    el = await card(post, { viewer: author.w.address })
+    expect(part(el, 'edit')).to.not.equal(null)
+    expect(part(el, 'delete')).to.not.equal(null)
+  })
+
+  it('§4.4 rule 4 "edit/delete … the viewer\'s own": Edit saves a new body, Delete removes the post', async () => {
+    const vk = await makeVk()
+    const { post, author } = await take()
+    await vk.signIn(author.w)
+    const el = await card(post, { viewer: author.w.wallet })
+    ;(part(el, 'edit') as HTMLButtonElement).click()
+    await el.updateComplete
+    const area = deep<HTMLTextAreaElement>(el, 'textarea')!
+    expect(area.value).to.equal(post.body)
+    area.value = 'edited body'
+    area.dispatchEvent(new Event('input'))
+    ;(deep(el, 'button[type="submit"]') as HTMLButtonElement).click()
+    await until(() => text(part(el, 'body') ?? el).includes('edited body'), 'edited body shown')
+    const edited = (await vk.client.posts('event', post.subjectRef)).posts.find((p) => p.id === post.id)!
+    expect(edited.body).to.equal('edited body')
+    expect(edited.stance).to.deep.equal(post.stance)
+
+    ;(part(el, 'delete') as HTMLButtonElement).click()
+    await el.updateComplete
+    const confirm = deepAll<HTMLButtonElement>(el, '.confirm button').find((b) => text(b) === 'Delete')!
+    confirm.click()
+    await until(() => !part(el, 'card'), 'card gone')
+    expect((await vk.client.posts('event', post.subjectRef)).posts.some((p) => p.id === post.id)).to.equal(false)
+  })
+
+  it('§4.4 rule 4 "Report only on another\'s post, signed in, with moderation on"', async () => {
+    const s = await service()
+    const { post, author } = await take()
+    // Signed out: none.
+    let vk = await makeVk()
+    let el = await card(post)
+    expect(part(el, 'report')).to.equal(null)
+    // Signed in, another's post, moderation on (the default): Report.
+    await vk.signIn(s.wallet())
+    el = await card(post)
+    await until(() => part(el, 'report'), 'report button')
+    // Own post: none, viewer passed or not.
+    vk = await makeVk()
+    await vk.signIn(author.w)
+    el = await card(post)
+    expect(part(el, 'report')).to.equal(null)
+    el = await card(post, { viewer: author.w.wallet })
+    expect(part(el, 'report')).to.equal(null)
+    // Moderation off: none.
+    vk = await makeVk({ moderation: false })
+    await vk.signIn(s.wallet())
+    el = await card(post)
+    expect(part(el, 'report')).to.equal(null)
+  })
+
+  it('§4.4 rule 4 "Report only on another\'s post …": a report is sent and acknowledged', async () => {
+    const vk = await makeVk()
+    const { post } = await take()
+    await vk.signIn((await service()).wallet())
+    const el = await card(post)
+    await until(() => part(el, 'report'), 'report button')
+    ;(part(el, 'report') as HTMLButtonElement).click()
+    await el.updateComplete
+    const area = deep<HTMLTextAreaElement>(el, 'textarea')!
+    area.value = 'spam'
+    area.dispatchEvent(new Event('input'))
+    ;(deep(el, 'button[type="submit"]') as HTMLButtonElement).click()
+    await until(() => deep(el, '[role="status"]'), 'acknowledged')
+    expect(text(deep(el, '[role="status"]')!)).to.equal('Reported. Thanks.')
+    expect(vk.faults.requests.some((r) => r.method === 'POST' && r.url.pathname.endsWith('/reports'))).to.equal(true)
+  })
+
+  it('§4.4 rule 4 "Tail only when a checkout provider is above it or onTail is given": none without either', async () => {
+    await makeVk()
+    const { post } = await take()
+    const el = await card(post)
+    await el.updateComplete
+    expect(part(el, 'tail')).to.equal(null)
+  })
+
+  it('§4.4 rule 4 "Tail only when a checkout provider is above it …": with a checkout adapter it opens checkout on the take\'s side', async () => {
+    const calls: { marketId: string; side: number }[] = []
+    await makeVk({ checkout: { openCheckout: (o) => void calls.push(o) } })
+    const { post, market } = await take({ side: 1 })
+    const el = await card(post)
+    await until(() => part(el, 'tail'), 'tail button')
+    expect(text(part(el, 'tail')!)).to.include('Tail').and.include('Take the same side: No')
+    ;(part(el, 'tail') as HTMLButtonElement).click()
+    await until(() => calls.length, 'openCheckout called')
+    expect(calls[0].marketId.toLowerCase()).to.equal(market.id.toLowerCase())
+    expect(calls[0].side).to.equal(1)
+  })
+
+  it('§4.4 rule 4 "… or onTail is given": onTail is called with the post; a comment has no Tail', async () => {
+    await makeVk()
+    const { post } = await take()
+    const tailed: Post[] = []
+    const el = await card(post, { onTail: (p: Post) => void tailed.push(p) })
+    ;(part(el, 'tail') as HTMLButtonElement).click()
+    expect(tailed.map((p) => p.id)).to.deep.equal([post.id])
+    const s = await service()
+    const commenter = await s.signedIn()
+    const comment = await commenter.createPost('event', post.subjectRef, 'just a comment')
+    const el2 = await card(comment, { onTail: () => {} })
+    expect(part(el2, 'tail')).to.equal(null)
+  })
+
+  it('§1.7 "names and avatars are hydrated separately in one batched read per page": profiles store', async () => {
+    const vk = await makeVk()
+    const a = await take({ body: 'first' })
+    const b = await take({ body: 'second' })
+    await setProfile(a.author.session!.token, { name: 'Ada', avatarUrl: 'https://example.com/ada.png' })
+    await setProfile(b.author.session!.token, { name: 'Grace', avatarUrl: 'http://example.com/grace.png' })
+    const root = await fixture(html`<div>
+      <vk-take-card .post=${a.post}></vk-take-card>
+      <vk-take-card .post=${b.post}></vk-take-card>
+    </div>`)
+    await until(() => text(root).includes('Ada') && text(root).includes('Grace'), 'names')
+    const profileReads = vk.faults.requests.filter((r) => r.url.pathname === '/v1/social/profiles')
+    expect(profileReads.length).to.equal(1)
+    expect(profileReads[0].url.searchParams.get('wallets')!.split(',').sort()).to.deep.equal([a.author.w.wallet, b.author.w.wallet].sort())
+    // Only https: avatars become images; the http one is dropped for the initial.
+    const imgs = deepAll<HTMLImageElement>(root, 'img')
+    expect(imgs.map((i) => i.getAttribute('src'))).to.deep.equal(['https://example.com/ada.png'])
+  })
+
+  it('§2.12 "a rank is never shown without its population; unranked is a state, not last place"', async () => {
+    await makeVk()
+    const { post } = await take()
+    const ranked = { facet: null, right: 3, wrong: 1, void: 0, oddsBeatenBps: 9000, rank: 2, population: 7 }
+    const el = await card({ ...post, record: ranked })
+    await until(() => text(el).includes('#2 of 7'), 'rank of population')
+    const el2 = await card({ ...post, record: { ...ranked, rank: null } })
+    await until(() => text(el2).includes('Unranked'), 'unranked')
+    expect(text(el2)).not.to.include('#2 of')
+  })
+
+  it('§4.4 rule 1 "readOnly removes the write path": a read-only card has no write control in the DOM', async () => {
+    const vk = await makeVk()
+    const { post, author } = await take()
+    await vk.signIn(author.w)
+    const el = await card(post, { readOnly: true, viewer: author.w.wallet })
+    for (const p of ['agree', 'reply', 'edit', 'delete', 'report', 'composer']) expect(deep(el, `button[part~="${p}"], form[part~="${p}"]`), p).to.equal(null)
+    expect(deepAll(el, 'textarea').length).to.equal(0)
+  })
+
+  it('issue 6 rule 9 "every element passes accessible() in its loaded, empty and error states"', async () => {
+    const vk = await makeVk({ checkout: { openCheckout: () => {} } })
+    const { post, author } = await take()
+    await vk.signIn(author.w)
+    const loaded = await card(post, { viewer: author.w.wallet })
+    await until(() => part(loaded, 'stance'), 'loaded')
+    await expect(loaded).to.be.accessible()
+    ;(part(loaded, 'reply') as HTMLButtonElement).click()
+    await loaded.updateComplete
+    await expect(loaded).to.be.accessible()
+    const empty = await card(null)
+    await expect(empty).to.be.accessible()
+    // Error: the market and profile reads fail; the card still shows the post.
+    const vk2 = await makeVk()
+    vk2.faults.fail(isPath('/v1/markets'))
+    vk2.faults.fail(isPath('/v1/social/profiles'))
+    const { post: other } = await take()
+    const failed = await card(other)
+    await until(() => vk2.faults.requests.some((r) => r.url.pathname === '/v1/markets'), 'market read tried')
+    await expect(failed).to.be.accessible()
+  })
+
+  it('issue 6 rule 9 "every control is reachable and usable by keyboard, and focus stays visible"', async () => {
+    const vk = await makeVk({ checkout: { openCheckout: () => {} } })
+    const { post } = await take()
+    await vk.signIn((await service()).wallet())
+    const el = await card(post)
+    await until(() => part(el, 'report') && part(el, 'tail'), 'controls')
+    await expectKeyboardReachable(el)
+    // Usable: Enter on the focused Agree button agrees.
+    ;(part(el, 'agree') as HTMLButtonElement).focus()
+    await sendKeys({ press: 'Enter' })
+    await until(() => part(el, 'agree')!.getAttribute('aria-pressed') === 'true', 'agreed by keyboard')
+  })
+
+  it('issue 6 rule 8 "parts on the main regions of every element"', async () => {
+    const vk = await makeVk({ checkout: { openCheckout: () => {} } })
+    const { s, market, post, author } = await take()
+    await s.resolve(market.id, 0)
+    await vk.signIn(author.w)
+    const el = await card({ ...post, record: { facet: null, right: 1, wrong: 0, void: 0, oddsBeatenBps: 6000, rank: 1, population: 3 } }, { viewer: author.w.wallet })
+    el.showMarket = true
+    await until(() => part(el, 'receipt') && part(el, 'market'), 'drawn')
+    expectParts(el, ['card', 'header', 'avatar', 'author', 'time', 'market', 'stance', 'receipt', 'body', 'actions', 'agree', 'reply', 'edit', 'delete'])
+  })
+
+  it('issue 6 rule 8 "documented --vk-* tokens (colour, type, spacing, radius) with light and dark defaults"', async () => {
+    await makeVk()
+    const { post } = await take()
+    await emulateMedia({ colorScheme: 'light' })
+    const el = await card(post)
+    const cs = () => getComputedStyle(el)
+    expect(cs().color).to.equal('rgb(21, 23, 26)')
+    await emulateMedia({ colorScheme: 'dark' })
+    expect(cs().color).to.equal('rgb(236, 238, 241)')
+    el.setAttribute('theme', 'light')
+    expect(cs().color).to.equal('rgb(21, 23, 26)')
+    await emulateMedia({ colorScheme: 'light' })
+    el.setAttribute('theme', 'dark')
+    expect(cs().color).to.equal('rgb(236, 238, 241)')
+    // The page sets tokens; the card follows.
+    el.removeAttribute('theme')
+    el.style.setProperty('--vk-color-accent', 'rgb(1, 2, 3)')
+    el.style.setProperty('--vk-font-size', '21px')
+    el.style.setProperty('--vk-space-3', '17px')
+    el.style.setProperty('--vk-radius', '3px')
+    const c = part(el, 'card')!
+    expect(getComputedStyle(c).paddingTop).to.equal('17px')
+    expect(getComputedStyle(c).borderTopLeftRadius).to.equal('3px')
+    expect(getComputedStyle(part(el, 'body')!).fontSize).to.equal('21px')
+    const agree = part(el, 'agree')!
+    agree.setAttribute('aria-pressed', 'true')
+    expect(getComputedStyle(agree).color).to.equal('rgb(1, 2, 3)')
+  })
+})

@@ -1,0 +1,178 @@
+/**
+ * `<vk-take-prompt>` inside `<vk-platform-provider>` against the running reference service: every transition
+ * of the §3.4 state machine, a reload before answering, the one-tap skip (§1.10) and the server-proven take.
+ */
+import { expect, fixture, html, oneEvent } from '@open-wc/testing'
+import '../../src/elements/platform-provider/platform-provider.ts'
+import '../../src/elements/take-prompt/take-prompt.ts'
+import type { VkTakePrompt } from '../../src/elements/take-prompt/take-prompt.element.ts'
+import type { Market } from '../../src/contract/types.ts'
+import { deep, deepText, disposeVk, isPath, makeVk, service, until } from './elements-env.ts'
+import { armXssTrap, expectInert, XSS_PAYLOADS, XSS_SHORT } from './xss-corpus.ts'
+import type { TestWallet } from '../sdk/harness.ts'
+
+type Vk = Awaited<ReturnType<typeof makeVk>>
+
+const clearPromptMemory = () => Object.keys(localStorage).filter((k) => k.startsWith('vk:take-prompt')).forEach((k) => localStorage.removeItem(k))
+
+/** The page: a platform provider holding the context, and the prompt inside it. */
+async function page(vk: Vk, outcomeLabel?: string) {
+  const box = await fixture(html`<vk-platform-provider .venuekit=${vk}><vk-take-prompt outcome-label=${outcomeLabel ?? ''}></vk-take-prompt></vk-platform-provider>`)
+  return box.querySelector('vk-take-prompt') as VkTakePrompt
+}
+const isOpen = (el: Element) => !!deep(el, '[part="prompt"]')
+const title = (el: Element) => deepText(deep(el, '[part="title"]')!)
+
+/** A signed-in buyer holding side `side` of a fresh market. */
+async function buyer(vk: Vk, o: { side?: number; market?: Record<string, unknown>; wallet?: TestWallet } = {}) {
+  const s = await service()
+  const w = o.wallet ?? s.wallet()
+  if (!vk.$session.get()) await vk.signIn(w)
+  const market: Market = await s.addMarket({ prices: [4000, 6000], ...o.market })
+  await s.setPosition(w.wallet, market.id, o.side ?? 0, '2500')
+  return { s, w, market }
+}
+
+describe('<vk-take-prompt> (§3.4)', () => {
+  beforeEach(clearPromptMemory)
+  afterEach(() => {
+    disposeVk()
+    clearPromptMemory()
+  })
+
+  it('§3.4 "closed → settled buy from the checkout drawer, no answer yet for this wallet, market and side → open"', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    const el = await page(vk)
+    expect(isOpen(el)).to.equal(false)
+    expect(el.shadowRoot!.children.length).to.equal(0)
+    await expect(el.parentElement!).to.be.accessible()
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el) && title(el) === 'Why Yes?', 'open, with the side from the market')
+    await expect(el).to.be.accessible()
+  })
+
+  it('§3.4 "closed → silent one-tap send → closed (never opens)"', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0, silent: true })
+    await new Promise((r) => setTimeout(r, 150))
+    expect(isOpen(el)).to.equal(false)
+  })
+
+  it('§3.4 "open → Skip → answered; remembered across reloads" and §1.10 "a skip is always one tap"', async () => {
+    let vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    let el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open')
+    const answered = oneEvent(el, 'vk-take-prompt-answered')
+    deep<HTMLButtonElement>(el, '[part="skip"]')!.click()
+    expect((await answered).detail).to.deep.equal({ marketId: market.id.toLowerCase(), side: 0, answer: 'skipped' })
+    await until(() => !isOpen(el), 'closed after one tap')
+    // Reload: a new page context over the same storage; the same buy does not ask again.
+    vk = await makeVk()
+    await vk.signIn(w)
+    el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await new Promise((r) => setTimeout(r, 150))
+    expect(isOpen(el)).to.equal(false)
+  })
+
+  it('§3.4 "open → a posted take → answered": posting the reason creates a take whose stance the server proves', async () => {
+    const vk = await makeVk()
+    const { s, w, market } = await buyer(vk, { side: 1 })
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 1 })
+    await until(() => isOpen(el) && title(el) === 'Why No?', 'open on No')
+    const field = deep<HTMLTextAreaElement>(el, 'textarea')!
+    field.value = 'the forecast is dry'
+    const created = oneEvent(el, 'vk-post-created')
+    const answered = oneEvent(el, 'vk-take-prompt-answered')
+    deep<HTMLButtonElement>(el, '[part="post"]')!.click()
+    const post = (await created).detail.post
+    expect((await answered).detail.answer).to.equal('posted')
+    await until(() => !isOpen(el), 'closed')
+    expect(post.stance).to.deep.equal({ side: 1, size: '2500', priceBps: 6000 })
+    const thread = await s.client().posts('event', market.id)
+    expect(thread.posts.map((p) => [p.body, p.stance?.side])).to.deep.equal([['the forecast is dry', 1]])
+    // Remembered: the same buy again does not ask.
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 1 })
+    await new Promise((r) => setTimeout(r, 100))
+    expect(isOpen(el)).to.equal(false)
+  })
+
+  it('§3.4 "open → reload without answer → asks again"', async () => {
+    let vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    let el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open')
+    vk = await makeVk()
+    await vk.signIn(w)
+    el = await page(vk)
+    await until(() => isOpen(el) && title(el) === 'Why Yes?', 'open again after the reload, nothing bought since')
+  })
+
+  it('§3.4 "answered → buy of the other side, or of another market → open"', async () => {
+    const vk = await makeVk()
+    const { s, w, market } = await buyer(vk)
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open')
+    deep<HTMLButtonElement>(el, '[part="skip"]')!.click()
+    await until(() => !isOpen(el), 'answered')
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 1 })
+    await until(() => isOpen(el) && title(el) === 'Why No?', 'open for the other side')
+    deep<HTMLButtonElement>(el, '[part="skip"]')!.click()
+    await until(() => !isOpen(el), 'answered again')
+    const other = await s.addMarket({ outcomes: [{ label: 'Up' }, { label: 'Down', displayLabel: 'Below' }] })
+    vk.buySettled({ wallet: w.wallet, marketId: other.id, side: 1 })
+    await until(() => isOpen(el) && title(el) === 'Why Below?', 'open for another market (displayLabel over label)')
+  })
+
+  it('issue 7 rule 2: `outcome-label` names the side as the venue shows it', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    const el = await page(vk, 'Rain')
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open')
+    expect(title(el)).to.equal('Why Rain?')
+  })
+
+  it('issue 7 rule 2: a failed post keeps the prompt open with the reason, and Skip still answers in one tap', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open')
+    await expect(el).to.be.accessible()
+    vk.faults.fail(isPath('/v1/social/posts', 'POST'))
+    deep<HTMLTextAreaElement>(el, 'textarea')!.value = 'will it post?'
+    deep<HTMLButtonElement>(el, '[part="post"]')!.click()
+    await until(() => deep(el, '[part="error"]'), 'failure shown')
+    expect(deepText(deep(el, '[part="error"]')!)).to.include("Couldn't post your take.")
+    expect(isOpen(el)).to.equal(true)
+    expect(deep<HTMLTextAreaElement>(el, 'textarea')!.value).to.equal('will it post?')
+    await expect(el).to.be.accessible()
+    deep<HTMLButtonElement>(el, '[part="skip"]')!.click()
+    await until(() => !isOpen(el), 'skipped')
+  })
+
+  it('issue 7 "The same XSS corpus renders inert": outcome labels and reasons are text', async () => {
+    const trap = armXssTrap()
+    const vk = await makeVk()
+    const { s, w, market } = await buyer(vk, { market: { outcomes: [{ label: XSS_SHORT.label }, { label: XSS_SHORT.label2 }] } })
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el) && title(el).includes(XSS_SHORT.label), 'label as text')
+    await expectInert(el)
+    deep<HTMLTextAreaElement>(el, 'textarea')!.value = XSS_PAYLOADS[0]
+    deep<HTMLButtonElement>(el, '[part="post"]')!.click()
+    await until(() => !isOpen(el), 'posted')
+    expect((await s.client().posts('event', market.id)).posts[0].body).to.equal(XSS_PAYLOADS[0])
+    await new Promise((r) => setTimeout(r, 200))
+    expect(trap(), 'a payload ran').to.equal(undefined)
+  })
+})

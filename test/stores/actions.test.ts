@@ -1,0 +1,150 @@
+/** `vk.postActions` (§4.2, §7.1) and moderation (`vk.moderationQueue`, `vk.moderate`, §2.10). */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { privateKeyToAccount } from 'viem/accounts'
+import { MSG } from '../../src/contract/errors.ts'
+import { HttpError, VenuekitError } from '../../src/sdk/errors.ts'
+import { OPERATOR_KEY } from '../sdk/harness.ts'
+import { mount, page, signInOn, spyFetch, startEnv, tick, until, type Env } from './helpers.ts'
+
+let env: Env
+before(async () => {
+  env = await startEnv()
+})
+after(() => env.svc.close())
+
+describe('postActions (§4.2)', () => {
+  it('"Agree (optimistic, rolls back)": react shows at once in every store holding the post, and rolls back on failure and throws (injected failing fetch)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const author = await env.h.signedIn()
+    await env.h.setPosition(author.w.wallet, m.id, 0, '1000')
+    await author.createPost('event', m.id, 'agree with me')
+    await signInOn(vk, env)
+    const thread = vk.comments('event', m.id)
+    const feed = vk.feed('subject', { subjectType: 'event', subjectRef: m.id })
+    const profile = vk.authorTakes(author.w.wallet)
+    const offs = [thread, feed, profile].map(mount)
+    await until(thread, (v) => v.posts.length === 1)
+    await until(feed, (v) => v.posts.length === 1)
+    await until(profile, (v) => v.posts.length === 1)
+    const agreesIn = () => [thread.get().posts[0], feed.get().posts[0], profile.get().posts[0]].map((x) => [x.agreed, x.agrees])
+
+    // Success: optimistic first, then the service's answer.
+    const ok = vk.postActions().get().react(thread.get().posts[0], true)
+    assert.deepEqual(agreesIn(), [[true, 1], [true, 1], [true, 1]], 'optimistic in every store at once')
+    assert.equal(vk.postActions().get().pending, true)
+    const r = await ok
+    assert.deepEqual([r.agreed, r.agrees], [true, 1])
+    assert.equal(vk.postActions().get().pending, false)
+    assert.deepEqual(agreesIn(), [[true, 1], [true, 1], [true, 1]])
+
+    // Failure: rolled back everywhere, and the action throws.
+    spy.fail((u) => u.pathname.endsWith('/reactions'))
+    const undo = vk.postActions().get().react(feed.get().posts[0], false)
+    assert.deepEqual(agreesIn(), [[false, 0], [false, 0], [false, 0]], 'optimistic take-back')
+    await assert.rejects(undo, (e: unknown) => e instanceof HttpError && e.status === 500)
+    assert.deepEqual(agreesIn(), [[true, 1], [true, 1], [true, 1]], 'rolled back in every store')
+    spy.fail(null)
+    // The service still holds the agree.
+    const fresh = await env.h.client().posts('event', m.id)
+    assert.equal(fresh.posts[0].agrees, 1)
+    offs.forEach((off) => off())
+  })
+
+  it('§7.1 "Every client write action throws on failure": create, edit, remove, react and report throw', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const a = vk.postActions().get()
+    const m = await env.h.addMarket()
+    await assert.rejects(a.create('event', m.id, 'signed out'), (e: unknown) => e instanceof VenuekitError && e.code === 'unauthenticated')
+    await signInOn(vk, env)
+    await assert.rejects(a.create('event', m.id, '   '), (e: unknown) => e instanceof VenuekitError && e.code === 'validation')
+    await assert.rejects(a.edit('p_0000000000notthere', 'x'), (e: unknown) => e instanceof HttpError && e.status === 404)
+    await assert.rejects(a.remove('p_0000000000notthere'), (e: unknown) => e instanceof HttpError && e.status === 404)
+    await assert.rejects(a.react({ id: 'p_0000000000notthere', agrees: 0 }), (e: unknown) => e instanceof HttpError && e.status === 404)
+    await assert.rejects(a.report('p_0000000000notthere', 'spam'), (e: unknown) => e instanceof HttpError && e.status === 404)
+    assert.equal(vk.postActions().get().pending, false)
+  })
+
+  it('§4.5.2 "Do not send a stance": create sends no stance, and the post carries the stance the service proved', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const w = await signInOn(vk, env)
+    const m = await env.h.addMarket()
+    await env.h.setPosition(w.wallet, m.id, 1, '3000000')
+    const p = await vk.postActions().get().create('event', m.id, 'I hold No')
+    const body = spy.to('/v1/social/posts', 'POST')[0].body as Record<string, unknown>
+    assert.equal('stance' in body, false)
+    assert.deepEqual(p.stance, { side: 1, size: '3000000', priceBps: 6000 })
+  })
+
+  it('create, edit and remove re-read the thread and the feed; a room post refused for a non-member throws the spec message', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    await signInOn(vk, env)
+    const m = await env.h.addMarket()
+    const thread = vk.comments('event', m.id)
+    const feed = vk.feed('subject', { subjectType: 'event', subjectRef: m.id })
+    const offs = [thread, feed].map(mount)
+    await until(thread, (v) => !v.loading)
+    await until(feed, (v) => !v.loading)
+    const a = vk.postActions().get()
+    const p = await a.create('event', m.id, 'hello')
+    await until(feed, (v) => v.posts.length === 1)
+    await a.edit(p.id, 'hello again')
+    await until(thread, (v) => v.posts[0]?.body === 'hello again')
+    await until(feed, (v) => v.posts[0]?.body === 'hello again')
+    await a.remove(p.id)
+    await until(thread, (v) => v.posts.length === 0)
+    await until(feed, (v) => v.posts.length === 0)
+    const venue = await env.h.venue()
+    const roomId = await env.h.room(venue, { type: 'org', ref: `org-${Date.now()}` })
+    await assert.rejects(a.create('event', m.id, 'in a room', { room: roomId }), (e: unknown) => e instanceof HttpError && e.message === MSG.JOIN_TO_POST)
+    offs.forEach((off) => off())
+  })
+})
+
+describe('moderation (§2.10, §4.2)', () => {
+  it('§7 "Moderation read by someone who cannot moderate the venue: forbidden state, distinct from an empty queue"', async (t) => {
+    const venue = await env.h.venue()
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    await signInOn(vk, env)
+    const s = vk.moderationQueue({ venueId: venue.venueId })
+    const v = await until(s, (v) => v.forbidden)
+    assert.equal(v.error, null)
+    assert.deepEqual(v.items, [])
+    assert.equal(v.loading, false)
+  })
+
+  it('"Moderation writes are not optimistic": the queue changes only after the service answered; a refused action throws and sets error', async (t) => {
+    const operator = privateKeyToAccount(OPERATOR_KEY)
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const author = await env.h.signedIn()
+    const p = await author.createPost('event', m.id, 'report me')
+    for (let i = 0; i < 3; i++) await (await env.h.signedIn()).reportPost(p.id, 'spam')
+    await vk.signIn({ address: operator.address, signMessage: (message) => operator.signMessage({ message }) })
+    const queue = vk.moderationQueue()
+    const off = mount(queue)
+    const v = await until(queue, (v) => v.items.some((i) => i.post.id === p.id))
+    assert.equal(v.forbidden, false)
+    const mod = vk.moderate()
+    const act = mod.get().keep(p.id)
+    assert.equal(mod.get().pending, true)
+    assert.ok(queue.get().items.some((i) => i.post.id === p.id), 'not optimistic: still in the open queue while the write is in flight')
+    const r = await act
+    assert.equal(r.item!.state, 'actioned')
+    await until(queue, (v) => !v.items.some((i) => i.post.id === p.id), 5000, 'the queue re-read after the answer')
+    assert.equal(mod.get().pending, false)
+    await assert.rejects(mod.get().hide('p_0000000000notthere'), HttpError)
+    assert.ok(mod.get().error instanceof HttpError)
+    off()
+    await tick()
+  })
+})

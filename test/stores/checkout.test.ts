@@ -1,0 +1,182 @@
+/** Checkout through the venue's adapter, Tail (§2.12) and the take prompt (§3.4). */
+import { after, before, beforeEach, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { setPersistentEngine } from '@nanostores/persistent'
+import type { Post } from '../../src/contract/types.ts'
+import { VenuekitError } from '../../src/sdk/errors.ts'
+import type { CheckoutAdapter, CheckoutTarget } from '../../src/stores/index.ts'
+import { newMarketId } from '../helpers/service.ts'
+import { mount, page, signInOn, startEnv, until, type Env } from './helpers.ts'
+
+let env: Env
+before(async () => {
+  env = await startEnv()
+})
+after(() => env.svc.close())
+
+/** The browser's localStorage stand-in: kept across a simulated reload (a new context over the same storage). */
+let storage: Record<string, string> = {}
+beforeEach(() => {
+  storage = {}
+  setPersistentEngine(storage, { addEventListener() {}, removeEventListener() {} })
+})
+
+/** A venue's checkout that records what it was asked to open or buy. */
+function recordingAdapter() {
+  const opened: CheckoutTarget[] = []
+  const bought: { marketId: string; side: number }[] = []
+  const adapter: CheckoutAdapter = {
+    openCheckout: (o) => void opened.push(o),
+    predict: async (o) => (bought.push(o), { settled: true }),
+  }
+  return { adapter, opened, bought }
+}
+
+const takeOn = (marketId: string, side: number, subjectType: Post['subjectType'] = 'event') =>
+  ({ subjectType, subjectRef: marketId, stance: { side, size: '1', priceBps: 5000 } }) as Pick<Post, 'subjectType' | 'subjectRef' | 'stance'>
+
+describe('checkout and tail', () => {
+  it('useCheckout: predict and openCheckout go through the checkout adapter the venue provides; without one they throw', async (t) => {
+    const rec = recordingAdapter()
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const co = vk.checkout()
+    assert.equal(co.get().available, false)
+    const id = newMarketId()
+    await assert.rejects(co.get().openCheckout({ marketId: id, side: 0 }), (e: unknown) => e instanceof VenuekitError && e.code === 'no-checkout')
+    vk.setCheckout(rec.adapter)
+    assert.equal(co.get().available, true)
+    await co.get().openCheckout({ marketId: id.toUpperCase().replace('0X', '0x'), side: 1 })
+    assert.deepEqual(rec.opened, [{ marketId: id, side: 1, source: 'button' }])
+    assert.deepEqual(await co.get().predict({ marketId: id, side: 0 }), { settled: true })
+    assert.deepEqual(rec.bought, [{ marketId: id, side: 0 }])
+    await assert.rejects(co.get().openCheckout({ marketId: 'nope', side: 0 }), /marketId/)
+  })
+
+  it('§2.12 "useTail().tail(post) opens checkout on the take\'s exact side; returns false instead of guessing when it cannot"', async (t) => {
+    const rec = recordingAdapter()
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const open = await env.h.addMarket()
+    const closed = await env.h.addMarket({ closesAt: new Date(Date.now() - 60_000).toISOString() })
+    const resolved = await env.h.addMarket()
+    await env.h.resolve(resolved.id, 0)
+    const tail = vk.tail()
+    const off = mount(tail)
+    assert.equal(tail.get().tail(takeOn(open.id, 1)), false, 'no checkout adapter')
+    vk.setCheckout(rec.adapter)
+    assert.equal(tail.get().tail({ ...takeOn(open.id, 1), stance: undefined }), false, 'a comment has no stance')
+    assert.equal(tail.get().tail(takeOn('weather', 1, 'category')), false, 'not a market subject')
+    assert.equal(tail.get().tail(takeOn(open.id, 1)), false, 'market not known yet: false, and it is read')
+    await until(tail, (v) => v.canTail(takeOn(open.id, 1)), 5000, 'the market read')
+    tail.get().canTail(takeOn(closed.id, 0))
+    tail.get().canTail(takeOn(resolved.id, 0))
+    await new Promise((r) => setTimeout(r, 300))
+    assert.equal(tail.get().tail(takeOn(closed.id, 0)), false, '§7.2 past its closing time: not tradeable')
+    assert.equal(tail.get().tail(takeOn(resolved.id, 0)), false, 'resolved: not tradeable')
+    assert.deepEqual(rec.opened, [], 'nothing opened by a refused tail')
+    assert.equal(tail.get().tail(takeOn(open.id, 1)), true)
+    assert.deepEqual(rec.opened, [{ marketId: open.id, side: 1, source: 'tail' }], "the take's exact side")
+    off()
+  })
+})
+
+describe('take prompt (§3.4)', () => {
+  it('§3.4 "closed → settled buy from the checkout drawer → open" (no answer yet for this wallet, market and side), with the side\'s outcome label', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket({ outcomes: [{ label: 'Yes' }, { label: 'No' }] })
+    const w = env.h.wallet()
+    const p = vk.takePrompt()
+    const off = mount(p)
+    assert.equal(p.get().open, false)
+    assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 }), true)
+    const v = await until(p, (v) => v.outcomeLabel !== null)
+    assert.deepEqual([v.open, v.marketId, v.side, v.wallet, v.outcomeLabel], [true, m.id, 1, w.wallet, 'No'])
+    off()
+  })
+
+  it('§3.4 "closed → silent one-tap send → closed (never opens)"', async (t) => {
+    const rec = recordingAdapter()
+    const vk = page(env, { checkout: rec.adapter })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const w = env.h.wallet()
+    await vk.checkout().get().predict({ marketId: m.id, side: 0 })
+    assert.equal(vk.takePrompt().get().open, false, 'a one-tap predict does not open it')
+    assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 0, silent: true }), false)
+    assert.equal(vk.takePrompt().get().open, false)
+  })
+
+  it('§3.4 "open → Skip → answered; remembered across reloads": once per wallet, market and side', async () => {
+    const m = await env.h.addMarket()
+    const w = env.h.wallet()
+    let vk = page(env)
+    vk.buySettled({ wallet: w.address, marketId: m.id, side: 0 })
+    assert.equal(vk.takePrompt().get().open, true)
+    vk.takePrompt().get().skip()
+    assert.equal(vk.takePrompt().get().open, false)
+    assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 0 }), false, 'answered: the same buy does not ask again')
+    vk.dispose()
+    // Reload: a new context over the same storage.
+    vk = page(env)
+    try {
+      assert.equal(vk.takePrompt().get().open, false)
+      assert.equal(vk.buySettled({ wallet: w.wallet, marketId: m.id.toUpperCase().replace('0X', '0x'), side: 0 }), false, 'remembered across the reload')
+      assert.equal(vk.takePrompt().get().open, false)
+    } finally {
+      vk.dispose()
+    }
+  })
+
+  it('§3.4 "open → reload without answer → asks again"', async () => {
+    const m = await env.h.addMarket()
+    const w = env.h.wallet()
+    let vk = page(env)
+    vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 })
+    vk.dispose()
+    vk = page(env)
+    try {
+      const v = vk.takePrompt().get()
+      assert.deepEqual([v.open, v.marketId, v.side], [true, m.id, 1])
+    } finally {
+      vk.dispose()
+    }
+  })
+
+  it('§3.4 "answered → buy of the other side, or of another market → open"', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const other = await env.h.addMarket()
+    const w = env.h.wallet()
+    vk.buySettled({ wallet: w.address, marketId: m.id, side: 0 })
+    vk.takePrompt().get().skip()
+    assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 }), true, 'the other side')
+    vk.takePrompt().get().skip()
+    assert.equal(vk.buySettled({ wallet: w.address, marketId: other.id, side: 0 }), true, 'another market')
+    vk.takePrompt().get().skip()
+    assert.equal(vk.buySettled({ wallet: env.h.wallet().address, marketId: m.id, side: 0 }), true, 'another wallet')
+  })
+
+  it('§3.4 "open → a posted take → answered": post(body) writes the take on the market\'s thread (stance proved by the service); a failed post throws and stays open', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const w = env.h.wallet()
+    vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 })
+    const p = vk.takePrompt()
+    await assert.rejects(p.get().post('because'), (e: unknown) => e instanceof VenuekitError && e.code === 'unauthenticated')
+    assert.equal(p.get().open, true, 'still open after a failure')
+    await signInOn(vk, env, w)
+    await env.h.setPosition(w.wallet, m.id, 1, '5000')
+    const thread = vk.comments('event', m.id)
+    const off = mount(thread)
+    const post = await p.get().post('because I said so')
+    assert.equal(post.stance!.side, 1)
+    assert.equal(p.get().open, false)
+    await until(thread, (v) => v.posts.some((x) => x.id === post.id))
+    assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 }), false, 'answered')
+    off()
+  })
+})

@@ -1,0 +1,141 @@
+/** `vk.feed`, `vk.forYou`, `vk.roomFeed` against the reference service. */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { freshRef } from '../sdk/harness.ts'
+import { mount, page, signInOn, spyFetch, startEnv, until, type Env } from './helpers.ts'
+
+let env: Env
+before(async () => {
+  env = await startEnv()
+})
+after(() => env.svc.close())
+
+const ids = (ps: { id: string }[]) => ps.map((p) => p.id)
+
+/** A market with an older take (ranked first by `live`: takes are boosted) and a newer comment. */
+async function takeThenComment(node = { type: 'category' as const, ref: freshRef('feed') }) {
+  const m = await env.h.addMarket({ nodes: [node], facet: node })
+  const taker = await env.h.signedIn()
+  await env.h.setPosition(taker.w.wallet, m.id, 1, '2000000')
+  const take = await taker.createPost('event', m.id, 'a take')
+  const commenter = await env.h.signedIn()
+  const comment = await commenter.createPost('event', m.id, 'a comment')
+  return { m, node, take, comment }
+}
+
+describe('feed (§2.2, §4.1)', () => {
+  it('§4.5.1 "Do not re-sort a ranked feed": posts stay in the order the service ranked them, across pages', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const { m, take, comment } = await takeThenComment()
+    assert.ok(comment.id > take.id, 'the comment is newer: a re-sort by time would put it first')
+    const raw = await env.h.client().postFeed({ scope: 'subject', subjectType: 'event', subjectRef: m.id })
+    assert.deepEqual(ids(raw.posts), [take.id, comment.id], 'the service ranks the older take first')
+    const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, limit: 1 })
+    const off = mount(s)
+    let v = await until(s, (v) => v.posts.length === 1)
+    assert.equal(v.hasMore, true)
+    await v.loadMore()
+    v = await until(s, (v) => v.posts.length === 2)
+    assert.deepEqual(ids(v.posts), [take.id, comment.id])
+    assert.equal(v.posts[0].stance!.side, 1, '§4.5.2 the stance is the one the service proved (post.stance)')
+    assert.equal(v.sort, 'live')
+    assert.equal(v.hasMore, false)
+    off()
+  })
+
+  it('§4.1 rule 3 "A subject given with scope global or following is ignored by the server": the store warns once and never sends it', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const warned: string[] = []
+    const orig = console.warn
+    console.warn = (...a: unknown[]) => void warned.push(a.join(' '))
+    t.after(() => (console.warn = orig))
+    const ref = freshRef('warn')
+    const s = vk.feed('global', { subjectType: 'category', subjectRef: ref })
+    vk.feed('global', { subjectType: 'category', subjectRef: ref })
+    assert.equal(warned.filter((w) => w.includes(ref) && w.includes("scope 'global'")).length, 1, 'warned once')
+    const off = mount(s)
+    await until(s, (v) => !v.loading)
+    const q = spy.to('/v1/social/posts/feed')[0].url.searchParams
+    assert.equal(q.get('scope'), 'global')
+    assert.equal(q.get('subjectType'), null)
+    vk.feed('following', { subjectType: 'topic', subjectRef: ref })
+    assert.equal(warned.filter((w) => w.includes(ref) && w.includes("scope 'following'")).length, 1, 'following warns too')
+    off()
+  })
+
+  it('sort record is labelled by the value (sort: record) and fills post.record', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const { m } = await takeThenComment()
+    const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, sort: 'record' })
+    const v = await until(s, (v) => v.posts.length === 2)
+    assert.equal(v.sort, 'record')
+    assert.ok(v.posts.every((p) => 'record' in p))
+  })
+
+  it('forYou: items with their reason and markets; personalized only when signed in', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const node = { type: 'topic' as const, ref: freshRef('fy') }
+    const m = await env.h.addMarket({ nodes: [node], closesAt: new Date(Date.now() + 3600_000).toISOString() })
+    const s = vk.forYou({ subjectType: 'topic', subjectRef: node.ref })
+    const off = mount(s)
+    const v = await until(s, (v) => v.items.length > 0)
+    assert.equal(v.items[0].marketId, m.id)
+    assert.equal(v.items[0].reason, 'closing-soon')
+    assert.equal(v.markets[m.id].title, m.title)
+    assert.equal(v.personalized, false)
+    await signInOn(vk, env)
+    await until(s, (v) => v.personalized === true, 5000, 'the rail re-read for the signed-in reader')
+    off()
+  })
+})
+
+describe('roomFeed (§4.4.5)', () => {
+  it('a room: its discussion ranked by record by default, its closing-soon markets, the For-you rail and the room', async (t) => {
+    const spy = spyFetch()
+    const venue = await env.h.venue()
+    const node = { type: 'category' as const, ref: freshRef('room') }
+    const roomId = await env.h.room(venue, node)
+    const m = await env.h.addMarket({ nodes: [node], closesAt: new Date(Date.now() + 3600_000).toISOString() })
+    const w = await env.h.signedIn({ apiKey: venue.key })
+    await w.rooms.join(roomId)
+    await w.createPost('event', m.id, 'in the room', null, { room: roomId })
+    const vk = page(env, { fetch: spy.fetch, config: { apiKey: venue.key } })
+    t.after(() => vk.dispose())
+    const s = vk.roomFeed(roomId)
+    const off = mount(s)
+    const v = await until(s, (v) => v.posts.length === 1 && !!v.room && v.markets.length === 1)
+    assert.equal(v.sort, 'record')
+    assert.equal(spy.to('/v1/social/posts/feed')[0].url.searchParams.get('sort'), 'record', 'sort defaults to record')
+    assert.equal(v.room!.id, roomId)
+    assert.equal(v.markets[0].id, m.id)
+    assert.ok(v.forYou && v.forYou.items.length >= 1)
+    assert.equal(v.notFound, false)
+    off()
+  })
+
+  it('§7 "Thread or board of a private room read by an outsider: 404": roomFeed gives notFound, not an error', async (t) => {
+    const venue = await env.h.venue()
+    const roomId = await env.h.room(venue, { type: 'category', ref: freshRef('priv') }, 'private')
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const s = vk.roomFeed(roomId)
+    const v = await until(s, (v) => v.notFound)
+    assert.equal(v.error, null)
+    assert.deepEqual(v.posts, [])
+  })
+
+  it('a taxonomy-node section: roomFeed({ subjectType, subjectRef }) reads the subject, with no room', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const { node, take } = await takeThenComment()
+    const s = vk.roomFeed({ subjectType: node.type, subjectRef: node.ref }, { sort: 'live' })
+    const v = await until(s, (v) => v.posts.length === 2)
+    assert.equal(v.room, null)
+    assert.equal(v.posts[0].id, take.id)
+  })
+})

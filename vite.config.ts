@@ -1,0 +1,33 @@
+/**
+ * `vite build`: the script-tag bundle, ONE classic script (IIFE) that defines every `vk-*` element, with
+ * lit, the stores and the SDK inside: dist/venuekit.js. It reads its configuration from the `data-*`
+ * attributes of its own `<script>` tag (src/embed/script-config.ts). Everything else in dist/ (the ESM
+ * entries and their .d.ts) comes from `tsc -p tsconfig.build.json`; scripts/build.sh runs both.
+ */
+import { readFileSync } from 'node:fs'
+import { defineConfig } from 'vite'
+import { minifyLitTemplates } from './scripts/vite-minify-templates.ts'
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }
+
+export default defineConfig({
+  publicDir: false,
+  plugins: [minifyLitTemplates()],
+  define: {
+    __VENUEKIT_VERSION__: JSON.stringify(pkg.version),
+    'process.env.NODE_ENV': JSON.stringify('production'),
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2022',
+    sourcemap: true,
+    reportCompressedSize: false,
+    lib: {
+      entry: 'src/bundle.ts',
+      name: 'venuekitBundle',
+      formats: ['iife'],
+      fileName: () => 'venuekit.js',
+    },
+  },
+})
