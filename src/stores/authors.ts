@@ -13,6 +13,8 @@ export interface AuthorListValue {
   posts: Post[]
   hasMore: boolean
   loadMore(): Promise<void>
+  /** Reads again (the Retry of an error state). */
+  refresh(): void
   loading: boolean
   error: unknown
 }
@@ -51,7 +53,11 @@ export function authors(ctx: Ctx, overlay: PostOverlay) {
           loadMore: t.loadMore,
           loading: ts.loading,
           error: ts.error,
-          discussion: { posts: disc.posts, results: disc.results, hasMore: ds.hasMore, loadMore: d.loadMore, loading: ds.loading, error: ds.error },
+          refresh: () => {
+            t.refresh()
+            d.refresh()
+          },
+          discussion: { posts: disc.posts, results: disc.results, hasMore: ds.hasMore, loadMore: d.loadMore, loading: ds.loading, error: ds.error, refresh: d.refresh },
           defaultTab: tf.data && !tf.error ? (takes.posts.length > 0 ? 'takes' : 'discussion') : null,
         }
       })

@@ -17,35 +17,47 @@ export interface TakeCountsValue {
   countOf(id: string): TakeCount | null
   loading: boolean
   error: unknown
+  /** Reads again (the Retry of an error state). */
+  refresh(): void
 }
 export interface RecordsValue {
   /** Keyed by lowercased wallet. */
   records: Record<string, SettledRecord>
   loading: boolean
   error: unknown
+  /** Reads again (the Retry of an error state). */
+  refresh(): void
 }
 export interface VerdictsValue {
   /** undefined while loading or after a failed read; null when nobody held the market (render nothing). */
   verdictOf(id: string): Verdict | null | undefined
   loading: boolean
   error: unknown
+  /** Reads again (the Retry of an error state). */
+  refresh(): void
 }
 export interface MarketsValue {
   /** Keyed by lowercased market id; an unknown id is absent. */
   markets: Record<string, Market>
   loading: boolean
   error: unknown
+  /** Reads again (the Retry of an error state). */
+  refresh(): void
 }
 export interface MarketValue {
   market: Market | null
   loading: boolean
   error: unknown
+  /** Reads again (the Retry of an error state). */
+  refresh(): void
 }
 export interface LeaderboardValue {
   entries: BoardEntry[]
   population: number | null
   loading: boolean
   error: unknown
+  /** Reads again (the Retry of an error state). */
+  refresh(): void
   hasMore: boolean
   loadMore(): Promise<void>
 }
@@ -88,16 +100,18 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
 
   const takeCounts = (ids: readonly string[]): ReadableAtom<TakeCountsValue> => {
     const set = idsOf(ids, isMarketId)
-    return ctx.keep(`counts:${set}`, () =>
-      computed(setQuery('counts', set, counts), (f) => {
+    return ctx.keep(`counts:${set}`, () => {
+      const q = setQuery('counts', set, counts)
+      return computed(q, (f) => {
         const data = f.error ? undefined : f.data?.v
         return {
           countOf: (id: string) => data?.[String(id).toLowerCase()] ?? null,
           loading: !!f.loading && !f.data,
           error: f.error ?? null,
+          refresh: () => q.revalidate(),
         }
-      }),
-    )
+      })
+    })
   }
 
   const records = (wallets: readonly string[], facet: NodeRef | null): ReadableAtom<RecordsValue> => {
@@ -107,18 +121,21 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
     return ctx.keep(`records:${fk}:${set}`, () => {
       let batch = recordBatches.get(fk)
       if (!batch) recordBatches.set(fk, (batch = tickBatcher(async (ids) => (await ctx.client.records(ids, facet)).records, LIMITS.walletsPerBatch)))
-      return computed(setQuery(`records|${fk}`, set, batch), (f) => ({
+      const q = setQuery(`records|${fk}`, set, batch)
+      return computed(q, (f) => ({
         records: f.error ? {} : (f.data?.v ?? {}),
         loading: !!f.loading && !f.data,
         error: f.error ?? null,
+        refresh: () => q.revalidate(),
       }))
     })
   }
 
   const verdicts = (ids: readonly string[]): ReadableAtom<VerdictsValue> => {
     const set = idsOf(ids, isMarketId)
-    return ctx.keep(`verdicts:${set}`, () =>
-      computed(setQuery('verdicts', set, verdictBatch), (f) => {
+    return ctx.keep(`verdicts:${set}`, () => {
+      const q = setQuery('verdicts', set, verdictBatch)
+      return computed(q, (f) => {
         const data = f.error ? undefined : f.data?.v
         return {
           verdictOf: (id: string) => {
@@ -127,24 +144,27 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
           },
           loading: !!f.loading && !f.data,
           error: f.error ?? null,
+          refresh: () => q.revalidate(),
         }
-      }),
-    )
+      })
+    })
   }
 
   const markets = (ids: readonly string[]): ReadableAtom<MarketsValue> => {
     const set = idsOf(ids, isMarketId)
-    return ctx.keep(`markets:${set}`, () =>
-      computed(setQuery('markets', set, marketCache.batch), (f) => ({
+    return ctx.keep(`markets:${set}`, () => {
+      const q = setQuery('markets', set, marketCache.batch)
+      return computed(q, (f) => ({
         markets: f.error ? {} : ((f.data?.v ?? {}) as Record<string, Market>),
         loading: !!f.loading && !f.data,
         error: f.error ?? null,
-      })),
-    )
+        refresh: () => q.revalidate(),
+      }))
+    })
   }
   const market = (id: string): ReadableAtom<MarketValue> => {
     const k = String(id).toLowerCase()
-    return ctx.keep(`market:${k}`, () => computed(markets([k]), (v) => ({ market: v.markets[k] ?? null, loading: v.loading, error: v.error })))
+    return ctx.keep(`market:${k}`, () => computed(markets([k]), (v) => ({ market: v.markets[k] ?? null, loading: v.loading, error: v.error, refresh: v.refresh })))
   }
 
   const leaderboard = (scope: NodeRef | null): ReadableAtom<LeaderboardValue> => {
@@ -161,6 +181,7 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
           error: st.error,
           hasMore: st.hasMore,
           loadMore: p.loadMore,
+          refresh: p.refresh,
         }
       })
     })

@@ -179,3 +179,33 @@ describe('profiles, records, verdicts, markets', () => {
     await tick()
   })
 })
+
+describe('Retry (refresh) after a failed read', () => {
+  it('an error state\'s Retry re-reads: take counts, records, verdicts, markets, leaderboard and author takes recover with refresh()', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const wallet = '0x' + 'ab'.repeat(20)
+    spy.fail(() => true)
+    const stores = {
+      counts: vk.takeCounts([m.id]),
+      records: vk.records([wallet], null),
+      verdicts: vk.verdicts([m.id]),
+      markets: vk.markets([m.id]),
+      leaderboard: vk.leaderboard(null),
+      authorTakes: vk.authorTakes(wallet),
+    }
+    const offs = Object.values(stores).map(mount)
+    for (const [name, s] of Object.entries(stores)) await until(s as any, (v: any) => !!v.error, 5000, `${name} failed`)
+    spy.fail(null)
+    for (const [name, s] of Object.entries(stores)) {
+      ;(s.get() as any).refresh()
+      const v: any = await until(s as any, (v: any) => !v.error && !v.loading, 5000, `${name} recovered`)
+      assert.equal(v.error, null, name)
+    }
+    assert.deepEqual(stores.counts.get().countOf(m.id), { posts: 0, takes: 0, bySide: {} })
+    assert.equal(stores.markets.get().markets[m.id]?.id, m.id)
+    offs.forEach((off) => off())
+  })
+})

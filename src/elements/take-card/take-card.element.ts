@@ -75,6 +75,7 @@ export class VkTakeCard extends VkElement {
     showMarket: { type: Boolean, attribute: 'show-market' },
     highlight: { type: Boolean, reflect: true },
     onTail: { attribute: false },
+    checkoutTail: { attribute: false },
     strings: { attribute: false },
     roomStrings: { attribute: false },
     locale: {},
@@ -101,6 +102,11 @@ export class VkTakeCard extends VkElement {
   declare highlight: boolean
   /** Tail handler: when set, Tail appears and calls it instead of the checkout adapter. */
   declare onTail: ((post: Post) => void) | null | undefined
+  /**
+   * Whether Tail may come from the page's checkout adapter when no `onTail` is set (default true).
+   * Containers whose rows take Tail only from a handler (the room feed, §4.4 rule 5) turn it off.
+   */
+  declare checkoutTail: boolean
   /** Overrides of the `comments` strings slice (wins over `<vk-strings-provider>`). */
   declare strings: Partial<CommentsStrings> | null | undefined
   /** Overrides of the `room` strings slice, for the record chip. */
@@ -119,7 +125,7 @@ export class VkTakeCard extends VkElement {
   private readonly str = new StringsController(this, 'comments')
   private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
   /** Tail through the page's checkout adapter (a market that is tradeable now). */
-  private readonly tailing = new StoreBinding(this, () => (this.onTail ? null : this.vk.value?.tail()))
+  private readonly tailing = new StoreBinding(this, () => (this.onTail || !this.checkoutTail ? null : this.vk.value?.tail()))
   private readonly profile = new StoreBinding(this, () => (this.post ? this.vk.value?.profile(this.post.author) : null))
   private readonly market = new StoreBinding(this, () => {
     const p = this.post
@@ -134,6 +140,7 @@ export class VkTakeCard extends VkElement {
     this.readOnly = false
     this.showMarket = false
     this.highlight = false
+    this.checkoutTail = true
     this.mode = 'view'
     this.replying = false
     this.agreeShown = null
