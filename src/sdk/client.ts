@@ -142,8 +142,13 @@ export function createClient(config: ClientConfig) {
   }
   const modPost = (action: ModAction) => async (postId: string, o: ModOptions & { pinned?: boolean } = {}) =>
     write<ModActionResult>('POST', PATHS.modAction(action), { postId: v.postId(postId), venueId: o.venueId, pinned: o.pinned })
-  const modWallet = (action: ModAction) => async (wallet: string, o: ModOptions = {}) =>
-    write<ModActionResult>('POST', PATHS.modAction(action), { wallet: v.wallet(wallet), venueId: o.venueId })
+  /** Ban and unban a wallet; with `postId` (a post of theirs) the post's queue item is actioned too. */
+  const modWallet = (action: ModAction) => async (wallet: string, o: ModOptions & { postId?: string } = {}) =>
+    write<ModActionResult>('POST', PATHS.modAction(action), {
+      wallet: v.wallet(wallet),
+      venueId: o.venueId,
+      postId: o.postId == null ? undefined : v.postId(o.postId),
+    })
 
   return {
     /** The resolved configuration: addresses, chain id and contracts of the named network. */

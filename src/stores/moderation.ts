@@ -30,8 +30,9 @@ export interface ModerateValue {
   clear: PostAct
   remove: PostAct
   restore: PostAct
-  ban(wallet: string): Promise<ModActionResult>
-  unban(wallet: string): Promise<ModActionResult>
+  /** Bans a wallet; with `postId` (the reported post) its queue item is actioned too. */
+  ban(wallet: string, postId?: string): Promise<ModActionResult>
+  unban(wallet: string, postId?: string): Promise<ModActionResult>
   pending: boolean
   error: unknown
 }
@@ -84,8 +85,8 @@ export function moderation(ctx: Ctx) {
         clear: (id: string) => run(() => mod.clear(id, mo)),
         remove: (id: string) => run(() => mod.remove(id, mo)),
         restore: (id: string) => run(() => mod.restore(id, mo)),
-        ban: (w: string) => run(() => mod.ban(w, mo)),
-        unban: (w: string) => run(() => mod.unban(w, mo)),
+        ban: (w: string, postId?: string) => run(() => mod.ban(w, { ...mo, postId })),
+        unban: (w: string, postId?: string) => run(() => mod.unban(w, { ...mo, postId })),
       }
       return computed($s, (s): ModerateValue => ({ ...actions, pending: s.pending > 0, error: s.error }))
     })

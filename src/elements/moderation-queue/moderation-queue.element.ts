@@ -105,7 +105,7 @@ export class VkModerationQueue extends VkElement {
     const s = this.str
     this.status = { ...this.status, [key]: { action, phase: 'pending' } }
     try {
-      if (action === 'ban' || action === 'unban') await m[action](item.post.author)
+      if (action === 'ban' || action === 'unban') await m[action](item.post.author, item.post.id)
       else await m[action](item.post.id)
       this.status = { ...this.status, [key]: { action, phase: 'done' } }
       this.announce = s.t('done', { action: s.t(action) })
