@@ -26,7 +26,14 @@ vk_ensure_deps() {
   [ "$major" -ge 20 ] || vk_die "Node.js 20 or newer is required (found $(node -v))"
   if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     vk_step "installing dependencies (npm ci)"
-    npm ci --no-audit --no-fund --loglevel=error || vk_die "npm ci failed"
+    local ci_out
+    if ! ci_out=$(npm ci --no-audit --no-fund --loglevel=error 2>&1); then
+      # npm ci refuses a lock file that lacks other platforms' optional packages (a registry mirror without
+      # e.g. @deno/darwin-arm64@2.9.6 cannot lock them); npm install installs the same locked versions.
+      echo "$ci_out" | grep -v '^npm warn' | head -6 >&2
+      vk_step "npm ci refused the lock file; installing the locked versions with npm install"
+      npm install --no-audit --no-fund --loglevel=error || vk_die "npm install failed"
+    fi
   fi
 }
 

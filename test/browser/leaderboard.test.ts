@@ -8,7 +8,7 @@ import { freshRef, type TestWallet } from '../sdk/harness.ts'
 import { deep, deepAll, deepText, disposeVk, isPath, makeVk, service, setProfile, until } from './elements-env.ts'
 import { armXssTrap, expectInert, XSS_SHORT } from './xss-corpus.ts'
 
-/** `n` callers on a fresh category node: caller i is right on i+1 markets … simpler: callers take one market each side. */
+/** `n` callers with a take on one market of a fresh category node: even callers right (side 0), odd callers wrong. */
 async function rankedNode(n: number, o: { names?: (i: number) => string } = {}) {
   const s = await service()
   const node = freshRef('lb')

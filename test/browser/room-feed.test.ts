@@ -162,8 +162,8 @@ describe('<vk-room-feed>', () => {
     release()
     await until(() => joinCard(waiting), 'Join once the read says non-member')
     // After a failed read: still unknown, no Join.
-    const stop = vk.faults.fail(isPath(`/v1/rooms/${roomId}/membership`))
     const failedRoom = await venueRoom()
+    const stop = vk.faults.fail(isPath(`/v1/rooms/${failedRoom.roomId}/membership`))
     const el = await room(failedRoom.roomId)
     await until(() => loaded(el) && vk.faults.requests.some((r) => r.url.pathname === `/v1/rooms/${failedRoom.roomId}/membership`), 'room with a failed membership read')
     await new Promise((r) => setTimeout(r, 150))

@@ -1,6 +1,7 @@
 /** `<vk-take-card>` against the running reference service (issue 6 rule 3, spec §4.4 rule 4, §4.5 rule 2). */
 import { expect, fixture, html } from '@open-wc/testing'
 import '../../src/elements/take-card/take-card.ts'
+import '../../src/elements/market-comments/market-comments.ts'
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { emulateMedia, sendKeys } from '@web/test-runner-commands'
@@ -384,5 +385,26 @@ describe('<vk-take-card>', () => {
     const agree = part(el, 'agree')!
     agree.setAttribute('aria-pressed', 'true')
     expect(getComputedStyle(agree).color).to.equal('rgb(1, 2, 3)')
+  })
+
+  it('issue 6 rule 8 tokens set on any ancestor reach elements nested inside other elements\' shadow roots; an explicit theme carries inward', async () => {
+    await makeVk()
+    const { post } = await take()
+    await emulateMedia({ colorScheme: 'light' })
+    const wrap = await fixture(html`<div style="--vk-color-accent: rgb(4, 5, 6); --vk-space-3: 19px">
+      <vk-market-comments market-id=${post.subjectRef}></vk-market-comments>
+    </div>`)
+    const feed = wrap.querySelector('vk-market-comments')!
+    await until(() => deep(feed, 'vk-take-card'), 'a card inside the thread')
+    const inner = deep(feed, 'vk-take-card') as VkTakeCard
+    await until(() => part(inner, 'agree'), 'card drawn')
+    expect(getComputedStyle(part(inner, 'card')!).paddingTop).to.equal('19px')
+    const agree = part(inner, 'agree')!
+    agree.setAttribute('aria-pressed', 'true')
+    expect(getComputedStyle(agree).color).to.equal('rgb(4, 5, 6)')
+    // theme="dark" on the outer element reaches the nested card even while the system is light.
+    ;(wrap as HTMLElement).style.removeProperty('--vk-color-accent')
+    feed.setAttribute('theme', 'dark')
+    expect(getComputedStyle(inner).color).to.equal('rgb(236, 238, 241)')
   })
 })

@@ -3,7 +3,8 @@
  * replies, agrees — and is killed with SIGKILL mid-load, twice, then restarted on the same store (a PGlite
  * data directory, or the PostgreSQL database). After each restart every acknowledged write is present and
  * reads back as acknowledged, and nothing is half-written: every post has its node-index rows, every
- * parent's reply count and every post's agree count match the rows, and index scores match the posts.
+ * parent's reply count and every post's agree count match the rows, index scores match the posts, and the
+ * take-count counters match a recount.
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -152,6 +153,12 @@ async function halfWritten(store: Store): Promise<Record<string, string[]>> {
     'a node-index row whose score is not its post score': await q(sql`select n.post_id as id from post_nodes n join posts p on p.id = n.post_id where n.score <> p.score`),
     'a reply without its parent': await q(sql`select r.id from posts r left join posts p on p.id = r.parent_id where r.parent_id is not null and p.id is null`),
     'a take without its full stance': await q(sql`select id from posts where (stance_side is null) <> (stance_size is null)`),
+    'a take counter that is not a recount of its posts': await q(sql`select coalesce(c.market_id, r.market_id) || ':' || coalesce(c.side, r.side) as id
+      from market_take_counts c full join (
+        select market_id, coalesce(stance_side, -1) as side, count(*)::int as n from posts
+        where market_id is not null and deleted_at is null and state = 'visible' and not room_private group by 1, 2
+      ) r on r.market_id = c.market_id and r.side = c.side
+      where coalesce(c.n, 0) <> coalesce(r.n, 0)`),
   }
 }
 

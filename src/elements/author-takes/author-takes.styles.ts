@@ -12,8 +12,8 @@ export const styles = [
       display: flex;
       flex-wrap: wrap;
       align-items: center;
-      gap: var(--vk-space-2);
-      margin-bottom: var(--vk-space-2);
+      gap: var(--_vk-space-2);
+      margin-bottom: var(--_vk-space-2);
     }
     h2 {
       margin: 0;
@@ -23,11 +23,11 @@ export const styles = [
     .toolbar {
       display: flex;
       justify-content: flex-end;
-      padding: var(--vk-space-2) 0;
+      padding: var(--_vk-space-2) 0;
     }
     [part='sort'][aria-pressed='true'] {
-      border-color: var(--vk-color-accent);
-      color: var(--vk-color-accent);
+      border-color: var(--_vk-color-accent);
+      color: var(--_vk-color-accent);
     }
     ul {
       list-style: none;
@@ -35,18 +35,18 @@ export const styles = [
       padding: 0;
     }
     [part='row'] {
-      padding: var(--vk-space-2) 0;
-      border-bottom: 1px solid var(--vk-color-border);
+      padding: var(--_vk-space-2) 0;
+      border-bottom: 1px solid var(--_vk-color-border);
     }
     .chip {
       display: inline-block;
-      padding: 0 var(--vk-space-2);
-      border-radius: var(--vk-radius-pill);
-      background: var(--vk-color-surface);
-      font-size: var(--vk-font-size-small);
+      padding: 0 var(--_vk-space-2);
+      border-radius: var(--_vk-radius-pill);
+      background: var(--_vk-color-surface);
+      font-size: var(--_vk-font-size-small);
     }
     [part='load-more'] {
-      margin-top: var(--vk-space-3);
+      margin-top: var(--_vk-space-3);
     }
   `,
 ]

@@ -4,17 +4,17 @@ import { css } from 'lit'
 export const threadStyles = css`
   .thread {
     display: grid;
-    gap: var(--vk-space-3);
+    gap: var(--_vk-space-3);
   }
   .hint {
     margin: 0;
-    color: var(--vk-color-muted);
-    font-size: var(--vk-font-size-small);
+    color: var(--_vk-color-muted);
+    font-size: var(--_vk-font-size-small);
   }
   /* Takes no room in the layout: the bar floats over the list, so it never pushes rows down. */
   .new-bar {
     position: sticky;
-    top: var(--vk-space-2);
+    top: var(--_vk-space-2);
     z-index: 1;
     height: 0;
     display: flex;
@@ -31,18 +31,18 @@ export const threadStyles = css`
     padding: 0;
   }
   .row {
-    border-top: 1px solid var(--vk-color-border);
+    border-top: 1px solid var(--_vk-color-border);
   }
   .row:first-child {
     border-top: 0;
   }
   .replies {
-    margin-inline-start: var(--vk-space-4);
-    border-inline-start: 2px solid var(--vk-color-border);
+    margin-inline-start: var(--_vk-space-4);
+    border-inline-start: 2px solid var(--_vk-color-border);
   }
   .row:focus-visible,
   .reply-row:focus-visible {
-    outline: 2px solid var(--vk-color-focus);
+    outline: 2px solid var(--_vk-color-focus);
     outline-offset: -2px;
   }
   .more {

@@ -3,29 +3,29 @@ import { css } from 'lit'
 export const communityStyles = css`
   .takes {
     display: grid;
-    gap: var(--vk-space-4);
+    gap: var(--_vk-space-4);
   }
   .line {
-    margin: 0 var(--vk-space-3) var(--vk-space-2);
-    color: var(--vk-color-muted);
-    font-size: var(--vk-font-size-small);
+    margin: 0 var(--_vk-space-3) var(--_vk-space-2);
+    color: var(--_vk-color-muted);
+    font-size: var(--_vk-font-size-small);
   }
   .quiet {
     display: flex;
     flex-wrap: wrap;
-    gap: var(--vk-space-1) var(--vk-space-2);
-    margin: var(--vk-space-2) 0;
-    padding: var(--vk-space-2) var(--vk-space-3);
-    border-radius: var(--vk-radius);
-    background: var(--vk-color-surface);
-    color: var(--vk-color-muted);
-    font-size: var(--vk-font-size-small);
+    gap: var(--_vk-space-1) var(--_vk-space-2);
+    margin: var(--_vk-space-2) 0;
+    padding: var(--_vk-space-2) var(--_vk-space-3);
+    border-radius: var(--_vk-radius);
+    background: var(--_vk-color-surface);
+    color: var(--_vk-color-muted);
+    font-size: var(--_vk-font-size-small);
   }
   .market {
     padding: 0;
     border: 0;
     background: none;
-    color: var(--vk-color-text);
+    color: var(--_vk-color-text);
     font-weight: 600;
     text-align: start;
     cursor: pointer;

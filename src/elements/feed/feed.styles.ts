@@ -4,13 +4,13 @@ import { css } from 'lit'
 export const feedStyles = css`
   .feed {
     display: grid;
-    gap: var(--vk-space-3);
+    gap: var(--_vk-space-3);
   }
   .sort-label,
   .notice {
     margin: 0;
-    color: var(--vk-color-muted);
-    font-size: var(--vk-font-size-small);
+    color: var(--_vk-color-muted);
+    font-size: var(--_vk-font-size-small);
   }
   .list,
   .replies {
@@ -19,14 +19,14 @@ export const feedStyles = css`
     padding: 0;
   }
   .row {
-    border-top: 1px solid var(--vk-color-border);
+    border-top: 1px solid var(--_vk-color-border);
   }
   .row:first-child {
     border-top: 0;
   }
   .replies {
-    margin-inline-start: var(--vk-space-4);
-    border-inline-start: 2px solid var(--vk-color-border);
+    margin-inline-start: var(--_vk-space-4);
+    border-inline-start: 2px solid var(--_vk-color-border);
   }
   .more {
     justify-self: center;

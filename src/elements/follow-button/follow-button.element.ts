@@ -84,14 +84,16 @@ export class VkFollowButton extends VkElement {
     const signedIn = !!this.session.value
     this.shownKey = s.refreshKey
     const following = signedIn && s.following === true
-    const busy = signedIn && (s.loading || s.pending || s.following == null)
+    // Signed in, the button acts only on a state read for this session: busy while it is read, and
+    // unavailable (disabled) while it is unknown after a failed read.
+    const busy = signedIn && (s.loading || s.pending || (s.following == null && !s.error))
     return html`<button
         part="button"
         type="button"
         class=${following ? 'on' : ''}
         aria-pressed=${signedIn && s.following != null ? String(following) : nothing}
         aria-busy=${busy ? 'true' : 'false'}
-        ?disabled=${busy}
+        ?disabled=${busy || (signedIn && s.following == null)}
         @click=${this.toggle}
       >
         ${following ? this.str.t('following') : this.str.t('follow')}

@@ -8,7 +8,7 @@ export const styles = [
   css`
     .rail {
       display: grid;
-      gap: var(--vk-space-2);
+      gap: var(--_vk-space-2);
     }
     .title {
       font-weight: 600;
@@ -17,32 +17,32 @@ export const styles = [
       display: flex;
       flex-wrap: wrap;
       align-items: center;
-      gap: var(--vk-space-2);
+      gap: var(--_vk-space-2);
       margin: 0;
-      color: var(--vk-color-muted);
-      font-size: var(--vk-font-size-small);
+      color: var(--_vk-color-muted);
+      font-size: var(--_vk-font-size-small);
     }
     .list {
       display: flex;
-      gap: var(--vk-space-2);
+      gap: var(--_vk-space-2);
       margin: 0;
-      padding: 0 0 var(--vk-space-1);
+      padding: 0 0 var(--_vk-space-1);
       list-style: none;
       overflow-x: auto;
     }
     .item {
       display: grid;
       flex: 0 0 min(220px, 70%);
-      gap: var(--vk-space-1);
-      padding: var(--vk-space-2) var(--vk-space-3);
-      border-radius: var(--vk-radius);
-      background: var(--vk-color-surface);
+      gap: var(--_vk-space-1);
+      padding: var(--_vk-space-2) var(--_vk-space-3);
+      border-radius: var(--_vk-radius);
+      background: var(--_vk-color-surface);
     }
     .market {
       padding: 0;
       border: 0;
       background: none;
-      color: var(--vk-color-text);
+      color: var(--_vk-color-text);
       font-weight: 600;
       text-align: start;
       cursor: pointer;
@@ -51,8 +51,8 @@ export const styles = [
       text-decoration: underline;
     }
     .reason {
-      color: var(--vk-color-muted);
-      font-size: var(--vk-font-size-small);
+      color: var(--_vk-color-muted);
+      font-size: var(--_vk-font-size-small);
     }
   `,
 ]

@@ -44,9 +44,8 @@ export abstract class BoardBase extends VkElement {
   /** How many rows to draw; null for all loaded. */
   protected abstract rows(): number | null
 
-  override connectedCallback() {
-    super.connectedCallback()
-    if (this.scope === undefined && !this.hasAttribute('scope') && !warned) {
+  protected override firstUpdated() {
+    if (this.scope === undefined && !warned) {
       warned = true
       console.warn('[venuekit] <vk-leaderboard> and <vk-mini-leaderboard> need `scope`: "global" (or null) for the global board, or "<type>:<ref>".')
     }

@@ -8,9 +8,9 @@ export const boardStyles = css`
     font-size: 1.05em;
   }
   [part='population'] {
-    margin: var(--vk-space-1) 0 var(--vk-space-2);
-    color: var(--vk-color-muted);
-    font-size: var(--vk-font-size-small);
+    margin: var(--_vk-space-1) 0 var(--_vk-space-2);
+    color: var(--_vk-color-muted);
+    font-size: var(--_vk-font-size-small);
   }
   ol {
     list-style: none;
@@ -20,10 +20,10 @@ export const boardStyles = css`
   [part='row'] {
     display: grid;
     grid-template-columns: auto 1fr auto;
-    gap: var(--vk-space-3);
+    gap: var(--_vk-space-3);
     align-items: baseline;
-    padding: var(--vk-space-2) 0;
-    border-top: 1px solid var(--vk-color-border);
+    padding: var(--_vk-space-2) 0;
+    border-top: 1px solid var(--_vk-color-border);
   }
   .rank {
     font-variant-numeric: tabular-nums;
@@ -36,12 +36,12 @@ export const boardStyles = css`
     white-space: nowrap;
   }
   .record {
-    color: var(--vk-color-muted);
-    font-size: var(--vk-font-size-small);
+    color: var(--_vk-color-muted);
+    font-size: var(--_vk-font-size-small);
     white-space: nowrap;
   }
   [part='load-more'] {
-    margin-top: var(--vk-space-2);
+    margin-top: var(--_vk-space-2);
   }
 `
 

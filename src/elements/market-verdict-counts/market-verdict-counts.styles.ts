@@ -6,25 +6,25 @@ export const verdictStyles = css`
   [part='counts'] {
     display: flex;
     flex-wrap: wrap;
-    gap: var(--vk-space-3);
+    gap: var(--_vk-space-3);
     list-style: none;
     margin: 0;
     padding: 0;
-    font-size: var(--vk-font-size-small);
+    font-size: var(--_vk-font-size-small);
   }
   .right {
-    color: var(--vk-color-yes);
+    color: var(--_vk-color-yes);
   }
   .wrong {
-    color: var(--vk-color-no);
+    color: var(--_vk-color-no);
   }
   .undecided,
   .muted {
-    color: var(--vk-color-muted);
+    color: var(--_vk-color-muted);
   }
   [part='void'] {
-    margin: var(--vk-space-1) 0 0;
-    font-size: var(--vk-font-size-small);
+    margin: var(--_vk-space-1) 0 0;
+    font-size: var(--_vk-font-size-small);
   }
 `
 

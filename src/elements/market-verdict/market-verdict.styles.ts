@@ -9,14 +9,14 @@ export const styles = [
   verdictStyles,
   css`
     [part='verdict'] {
-      background: var(--vk-color-surface);
-      border-radius: var(--vk-radius);
-      padding: var(--vk-space-2) var(--vk-space-3);
+      background: var(--_vk-color-surface);
+      border-radius: var(--_vk-radius);
+      padding: var(--_vk-space-2) var(--_vk-space-3);
     }
     [part='status'] {
-      margin: 0 0 var(--vk-space-1);
+      margin: 0 0 var(--_vk-space-1);
       font-weight: 600;
-      font-size: var(--vk-font-size);
+      font-size: var(--_vk-font-size);
     }
   `,
 ]

@@ -9,10 +9,10 @@ export const styles = [
   boardStyles,
   css`
     :host {
-      font-size: var(--vk-font-size-small);
+      font-size: var(--_vk-font-size-small);
     }
     [part='row'] {
-      padding: var(--vk-space-1) 0;
+      padding: var(--_vk-space-1) 0;
     }
   `,
 ]

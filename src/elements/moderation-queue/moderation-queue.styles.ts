@@ -9,7 +9,7 @@ export const styles = [
   tabStyles,
   css`
     h2 {
-      margin: 0 0 var(--vk-space-2);
+      margin: 0 0 var(--_vk-space-2);
       font-size: 1.1em;
     }
     ul {
@@ -18,21 +18,21 @@ export const styles = [
       padding: 0;
     }
     [part='row'] {
-      padding: var(--vk-space-3) 0;
-      border-bottom: 1px solid var(--vk-color-border);
+      padding: var(--_vk-space-3) 0;
+      border-bottom: 1px solid var(--_vk-color-border);
     }
     .meta {
       display: flex;
-      gap: var(--vk-space-2);
-      color: var(--vk-color-muted);
-      font-size: var(--vk-font-size-small);
+      gap: var(--_vk-space-2);
+      color: var(--_vk-color-muted);
+      font-size: var(--_vk-font-size-small);
     }
     .author {
       font-weight: 600;
-      color: var(--vk-color-text);
+      color: var(--_vk-color-text);
     }
     [part='body'] {
-      margin: var(--vk-space-1) 0;
+      margin: var(--_vk-space-1) 0;
       white-space: pre-wrap;
       overflow-wrap: anywhere;
     }
@@ -40,9 +40,9 @@ export const styles = [
     .reasons {
       display: flex;
       flex-wrap: wrap;
-      gap: var(--vk-space-2);
-      font-size: var(--vk-font-size-small);
-      color: var(--vk-color-muted);
+      gap: var(--_vk-space-2);
+      font-size: var(--_vk-font-size-small);
+      color: var(--_vk-color-muted);
     }
     .reasons li {
       overflow-wrap: anywhere;
@@ -54,25 +54,25 @@ export const styles = [
       content: '”';
     }
     .warn {
-      color: var(--vk-color-danger);
+      color: var(--_vk-color-danger);
       font-weight: 600;
     }
     [part='actions'] {
       display: flex;
       flex-wrap: wrap;
-      gap: var(--vk-space-2);
-      margin-top: var(--vk-space-2);
+      gap: var(--_vk-space-2);
+      margin-top: var(--_vk-space-2);
     }
     [part='row-status'] {
-      margin: var(--vk-space-1) 0 0;
-      font-size: var(--vk-font-size-small);
+      margin: var(--_vk-space-1) 0 0;
+      font-size: var(--_vk-font-size-small);
     }
     .failed,
     [part='forbidden'] {
-      color: var(--vk-color-danger);
+      color: var(--_vk-color-danger);
     }
     [part='load-more'] {
-      margin-top: var(--vk-space-3);
+      margin-top: var(--_vk-space-3);
     }
   `,
 ]

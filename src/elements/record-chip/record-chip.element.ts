@@ -72,6 +72,8 @@ export class VkRecordChip extends VkElement {
     const r = this.records.value
     const m = this.market.value
     if (m?.error || r?.error) return html`<span part="chip error" class="muted">${this.str.t('recordUnavailable')}</span>`
+    // An unknown market has no node to read at: nothing to show.
+    if (m && !m.loading && !m.market) return nothing
     const rec = r?.records[this.wallet!.toLowerCase()]
     if (!rec) {
       if (!r && !m) return nothing

@@ -6,14 +6,14 @@ export const chipStyles = css`
     display: inline-flex;
     align-items: baseline;
     gap: 0;
-    padding: 0 var(--vk-space-2);
-    border-radius: var(--vk-radius-pill);
-    background: var(--vk-color-surface);
-    font-size: var(--vk-font-size-small);
+    padding: 0 var(--_vk-space-2);
+    border-radius: var(--_vk-radius-pill);
+    background: var(--_vk-color-surface);
+    font-size: var(--_vk-font-size-small);
     white-space: nowrap;
   }
   .muted {
-    color: var(--vk-color-muted);
+    color: var(--_vk-color-muted);
   }
   .ranked .rank {
     font-weight: 600;

@@ -117,8 +117,8 @@ export class VkRoomFeed extends VkElement {
   declare cardStrings: Partial<CommentsStrings> | null | undefined
   /** Locale for the built-in strings, numbers and times. */
   declare locale: string | undefined
-  /** The last refused or failed join or post, as shown. */
-  declare private refusal: string | null
+  /** The last refused or failed join, leave or post, as shown, and where (by the Join card or the composer). */
+  declare private refusal: { at: 'membership' | 'post'; text: string } | null
 
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'room')
@@ -177,7 +177,7 @@ export class VkRoomFeed extends VkElement {
       this.member.value?.refresh()
       this.emit('vk-post-created', { post })
     } catch (e) {
-      this.refusal = this.failure(e, 'postFailed')
+      this.refusal = { at: 'post', text: this.failure(e, 'postFailed') }
       return false
     }
   }
@@ -188,10 +188,10 @@ export class VkRoomFeed extends VkElement {
     this.refusal = null
     try {
       const r = await m.join()
-      if (r.refused) this.refusal = this.str.t('joinRefused')
+      if (r.refused) this.refusal = { at: 'membership', text: this.str.t('joinRefused') }
       else this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: true })
     } catch (e) {
-      this.refusal = this.failure(e, 'error')
+      this.refusal = { at: 'membership', text: this.failure(e, 'error') }
     }
   }
 
@@ -203,12 +203,12 @@ export class VkRoomFeed extends VkElement {
       await m.leave()
       this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: false })
     } catch (e) {
-      this.refusal = this.failure(e, 'error')
+      this.refusal = { at: 'membership', text: this.failure(e, 'error') }
     }
   }
 
-  private refusalLine() {
-    return this.refusal ? html`<p part="refusal" class="refusal" role="alert">${this.refusal}</p>` : nothing
+  private refusalLine(at: 'membership' | 'post') {
+    return this.refusal?.at === at ? html`<p part="refusal" class="refusal" role="alert">${this.refusal.text}</p>` : nothing
   }
 
   private header() {
@@ -257,6 +257,7 @@ export class VkRoomFeed extends VkElement {
     )
   }
 
+  /** A row's card. §4.4 rule 5: rows get Tail only with `onTail`, never from the page's checkout adapter (`checkoutTail`). */
   private card(p: Post) {
     const v = this.feed.value!
     const id = p.subjectType === 'event' ? p.subjectRef.toLowerCase() : ''
@@ -267,6 +268,7 @@ export class VkRoomFeed extends VkElement {
       .marketTitle=${id ? v.titles[id] : undefined}
       .viewer=${this.viewer}
       .onTail=${this.onTail}
+      .checkoutTail=${false}
       .strings=${this.cardStrings}
       .roomStrings=${this.strings}
       .locale=${this.locale}
@@ -340,10 +342,10 @@ export class VkRoomFeed extends VkElement {
       ? html`<vk-for-you-rail room=${this.roomId} .strings=${this.cardStrings} .locale=${this.locale}></vk-for-you-rail>`
       : html`<vk-for-you-rail subject-type=${this.subjectType ?? nothing} subject-ref=${this.subjectRef ?? nothing} .strings=${this.cardStrings} .locale=${this.locale}></vk-for-you-rail>`
     return html`<section part="room" class="room" aria-labelledby="title">
-      ${this.header()} ${this.joinCard()} ${this.refusalLine()}
+      ${this.header()} ${this.joinCard()} ${this.refusalLine('membership')}
       ${this.takePrompt && this.vk.fromProvider ? html`<vk-take-prompt .strings=${this.strings} .locale=${this.locale}></vk-take-prompt>` : nothing}
       <div class="columns">
-        <div class="main">${this.composerView()} ${this.discussion()}</div>
+        <div class="main">${this.composerView()} ${this.refusalLine('post')} ${this.discussion()}</div>
         <div part="rail" class="rail">${this.closingSoon(v.markets)} ${rail}</div>
       </div>
     </section>`

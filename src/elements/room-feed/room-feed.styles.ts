@@ -10,13 +10,13 @@ export const styles = [
   css`
     .room {
       display: grid;
-      gap: var(--vk-space-3);
+      gap: var(--_vk-space-3);
     }
     .header {
       display: flex;
       flex-wrap: wrap;
       align-items: center;
-      gap: var(--vk-space-2) var(--vk-space-3);
+      gap: var(--_vk-space-2) var(--_vk-space-3);
     }
     h2 {
       margin: 0;
@@ -28,46 +28,46 @@ export const styles = [
       font-size: 1em;
     }
     .muted {
-      color: var(--vk-color-muted);
-      font-size: var(--vk-font-size-small);
+      color: var(--_vk-color-muted);
+      font-size: var(--_vk-font-size-small);
     }
     .join-card {
       display: grid;
-      gap: var(--vk-space-2);
+      gap: var(--_vk-space-2);
       justify-items: start;
-      padding: var(--vk-space-3);
-      border-radius: var(--vk-radius);
-      background: var(--vk-color-surface);
+      padding: var(--_vk-space-3);
+      border-radius: var(--_vk-radius);
+      background: var(--_vk-color-surface);
     }
     .join-card p {
       margin: 0;
     }
     .refusal {
       margin: 0;
-      color: var(--vk-color-danger);
+      color: var(--_vk-color-danger);
     }
     .columns {
       display: flex;
       flex-wrap: wrap;
-      gap: var(--vk-space-4);
+      gap: var(--_vk-space-4);
       align-items: flex-start;
     }
     .main {
       flex: 1 1 360px;
       min-width: 0;
       display: grid;
-      gap: var(--vk-space-3);
+      gap: var(--_vk-space-3);
     }
     .rail {
       flex: 0 1 var(--vk-room-rail-width, 280px);
       min-width: 0;
       display: grid;
-      gap: var(--vk-space-3);
+      gap: var(--_vk-space-3);
     }
     .discussion-head {
       display: flex;
       align-items: baseline;
-      gap: var(--vk-space-2);
+      gap: var(--_vk-space-2);
     }
     .list,
     .replies,
@@ -77,24 +77,24 @@ export const styles = [
       padding: 0;
     }
     .row {
-      border-top: 1px solid var(--vk-color-border);
+      border-top: 1px solid var(--_vk-color-border);
     }
     .row:first-child {
       border-top: 0;
     }
     .replies {
-      margin-inline-start: var(--vk-space-4);
+      margin-inline-start: var(--_vk-space-4);
     }
     .closing-soon {
       display: grid;
-      gap: var(--vk-space-2);
-      padding: var(--vk-space-3);
-      border-radius: var(--vk-radius);
-      background: var(--vk-color-surface);
+      gap: var(--_vk-space-2);
+      padding: var(--_vk-space-3);
+      border-radius: var(--_vk-radius);
+      background: var(--_vk-color-surface);
     }
     .markets li {
       display: grid;
-      padding: var(--vk-space-1) 0;
+      padding: var(--_vk-space-1) 0;
     }
     .market {
       padding: 0;
@@ -109,8 +109,8 @@ export const styles = [
     }
     .not-found {
       margin: 0;
-      padding: var(--vk-space-4) 0;
-      color: var(--vk-color-muted);
+      padding: var(--_vk-space-4) 0;
+      color: var(--_vk-color-muted);
       text-align: center;
     }
   `,

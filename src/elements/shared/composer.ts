@@ -90,15 +90,15 @@ export class Composer implements ReactiveController {
 export const composerStyles = css`
   .vk-composer {
     display: grid;
-    gap: var(--vk-space-2);
+    gap: var(--_vk-space-2);
   }
   .vk-composer textarea {
     width: 100%;
     min-height: 2.6em;
-    padding: var(--vk-space-2);
-    border: 1px solid var(--vk-color-border);
-    border-radius: var(--vk-radius);
-    background: var(--vk-color-bg);
+    padding: var(--_vk-space-2);
+    border: 1px solid var(--_vk-color-border);
+    border-radius: var(--_vk-radius);
+    background: var(--_vk-color-bg);
     resize: vertical;
   }
   .vk-composer-actions {
@@ -106,11 +106,11 @@ export const composerStyles = css`
     flex-wrap: wrap;
     align-items: center;
     justify-content: flex-end;
-    gap: var(--vk-space-2);
+    gap: var(--_vk-space-2);
   }
   .vk-composer-failed {
     margin-inline-end: auto;
-    color: var(--vk-color-danger);
-    font-size: var(--vk-font-size-small);
+    color: var(--_vk-color-danger);
+    font-size: var(--_vk-font-size-small);
   }
 `

@@ -71,14 +71,14 @@ export const commentsPaged = (str: StringsController<'comments'>, empty: 'empty'
 export const stateStyles = css`
   .vk-skeleton {
     display: grid;
-    gap: var(--vk-space-2);
-    padding: var(--vk-space-3) 0;
+    gap: var(--_vk-space-2);
+    padding: var(--_vk-space-3) 0;
   }
   .vk-skeleton span {
     display: block;
     height: 0.8em;
-    border-radius: var(--vk-radius);
-    background: var(--vk-color-surface);
+    border-radius: var(--_vk-radius);
+    background: var(--_vk-color-surface);
     animation: vk-pulse 1.2s ease-in-out infinite alternate;
   }
   .vk-skeleton span:first-child {
@@ -96,41 +96,41 @@ export const stateStyles = css`
   }
   .vk-empty {
     margin: 0;
-    padding: var(--vk-space-4) 0;
-    color: var(--vk-color-muted);
+    padding: var(--_vk-space-4) 0;
+    color: var(--_vk-color-muted);
     text-align: center;
   }
   .vk-error {
     display: flex;
     flex-wrap: wrap;
     align-items: center;
-    gap: var(--vk-space-2);
-    padding: var(--vk-space-3) 0;
-    color: var(--vk-color-danger);
+    gap: var(--_vk-space-2);
+    padding: var(--_vk-space-3) 0;
+    color: var(--_vk-color-danger);
   }
   .vk-error p {
     margin: 0;
   }
   .vk-button {
     min-height: 32px;
-    padding: 0 var(--vk-space-3);
-    border: 1px solid var(--vk-color-border);
-    border-radius: var(--vk-radius-pill);
-    background: var(--vk-color-bg);
-    color: var(--vk-color-text);
+    padding: 0 var(--_vk-space-3);
+    border: 1px solid var(--_vk-color-border);
+    border-radius: var(--_vk-radius-pill);
+    background: var(--_vk-color-bg);
+    color: var(--_vk-color-text);
     cursor: pointer;
   }
   .vk-button:hover {
-    background: var(--vk-color-surface);
+    background: var(--_vk-color-surface);
   }
   .vk-button[disabled] {
     opacity: 0.6;
     cursor: default;
   }
   .vk-button.primary {
-    border-color: var(--vk-color-accent);
-    background: var(--vk-color-accent);
-    color: var(--vk-color-accent-text);
+    border-color: var(--_vk-color-accent);
+    background: var(--_vk-color-accent);
+    color: var(--_vk-color-accent-text);
   }
 `
 

@@ -45,18 +45,18 @@ export function tabList<K extends string>(
 export const tabStyles = css`
   [role='tablist'] {
     display: flex;
-    gap: var(--vk-space-2);
-    border-bottom: 1px solid var(--vk-color-border);
+    gap: var(--_vk-space-2);
+    border-bottom: 1px solid var(--_vk-color-border);
   }
   [role='tab'] {
     background: none;
     border: 0;
     border-bottom: 2px solid transparent;
-    padding: var(--vk-space-2) var(--vk-space-3);
+    padding: var(--_vk-space-2) var(--_vk-space-3);
     cursor: pointer;
   }
   [role='tab'][aria-selected='true'] {
-    border-bottom-color: var(--vk-color-accent);
+    border-bottom-color: var(--_vk-color-accent);
     font-weight: 600;
   }
 `

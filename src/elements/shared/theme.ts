@@ -9,65 +9,83 @@
  * Type: --vk-font-family, --vk-font-size, --vk-font-size-small, --vk-line-height
  * Spacing: --vk-space-1 … --vk-space-4
  * Radius: --vk-radius, --vk-radius-pill
+ * Layout (element-specific, with defaults where used): --vk-room-rail-width (room feed side column, 280px)
  */
-import { css } from 'lit'
+import { css, unsafeCSS } from 'lit'
 
-const light = css`
-  --vk-color-bg: #ffffff;
-  --vk-color-surface: #f6f7f9;
-  --vk-color-text: #15171a;
-  --vk-color-muted: #5b6470;
-  --vk-color-border: #d9dde3;
-  --vk-color-accent: #3451d1;
-  --vk-color-accent-text: #ffffff;
-  --vk-color-yes: #137a3f;
-  --vk-color-no: #b3261e;
-  --vk-color-danger: #b3261e;
-  --vk-color-focus: #3451d1;
-  --vk-color-highlight: #fff6d6;
-`
-const dark = css`
-  --vk-color-bg: #111317;
-  --vk-color-surface: #1a1d23;
-  --vk-color-text: #eceef1;
-  --vk-color-muted: #a3acb8;
-  --vk-color-border: #30353d;
-  --vk-color-accent: #8ea2ff;
-  --vk-color-accent-text: #0b0d12;
-  --vk-color-yes: #5bd38b;
-  --vk-color-no: #ff8a80;
-  --vk-color-danger: #ff8a80;
-  --vk-color-focus: #8ea2ff;
-  --vk-color-highlight: #3a3320;
-`
+/** Light and dark colour defaults. */
+const LIGHT: Record<string, string> = {
+  'color-bg': '#ffffff',
+  'color-surface': '#f6f7f9',
+  'color-text': '#15171a',
+  'color-muted': '#5b6470',
+  'color-border': '#d9dde3',
+  'color-accent': '#3451d1',
+  'color-accent-text': '#ffffff',
+  'color-yes': '#137a3f',
+  'color-no': '#b3261e',
+  'color-danger': '#b3261e',
+  'color-focus': '#3451d1',
+  'color-highlight': '#fff6d6',
+}
+const DARK: Record<string, string> = {
+  'color-bg': '#111317',
+  'color-surface': '#1a1d23',
+  'color-text': '#eceef1',
+  'color-muted': '#a3acb8',
+  'color-border': '#30353d',
+  'color-accent': '#8ea2ff',
+  'color-accent-text': '#0b0d12',
+  'color-yes': '#5bd38b',
+  'color-no': '#ff8a80',
+  'color-danger': '#ff8a80',
+  'color-focus': '#8ea2ff',
+  'color-highlight': '#3a3320',
+}
+const SHAPE: Record<string, string> = {
+  'font-family': "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+  'font-size': '15px',
+  'font-size-small': '13px',
+  'line-height': '1.45',
+  'space-1': '4px',
+  'space-2': '8px',
+  'space-3': '12px',
+  'space-4': '20px',
+  radius: '10px',
+  'radius-pill': '999px',
+}
+
+/**
+ * Styles read private `--_vk-*` variables, each resolved on every host from the public token, which
+ * inherits from anywhere on the page (`:root`, an ancestor, the element itself, or an outer venuekit
+ * element), falling back to the default. So page tokens reach nested elements inside shadow roots too.
+ */
+const resolve = (tokens: Record<string, string>) =>
+  unsafeCSS(Object.entries(tokens).map(([k, v]) => `--_vk-${k}: var(--vk-${k}, ${v});`).join(''))
+/** An explicit `theme` sets the public palette, so elements nested inside follow it. */
+const publish = (tokens: Record<string, string>) => unsafeCSS(Object.entries(tokens).map(([k, v]) => `--vk-${k}: ${v};`).join(''))
 
 export const themeStyles = css`
   :host {
-    ${light}
-    --vk-font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
-    --vk-font-size: 15px;
-    --vk-font-size-small: 13px;
-    --vk-line-height: 1.45;
-    --vk-space-1: 4px;
-    --vk-space-2: 8px;
-    --vk-space-3: 12px;
-    --vk-space-4: 20px;
-    --vk-radius: 10px;
-    --vk-radius-pill: 999px;
+    ${resolve(LIGHT)}
+    ${resolve(SHAPE)}
     display: block;
     box-sizing: border-box;
-    color: var(--vk-color-text);
-    font-family: var(--vk-font-family);
-    font-size: var(--vk-font-size);
-    line-height: var(--vk-line-height);
+    color: var(--_vk-color-text);
+    font-family: var(--_vk-font-family);
+    font-size: var(--_vk-font-size);
+    line-height: var(--_vk-line-height);
   }
   @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      ${dark}
+    :host {
+      ${resolve(DARK)}
     }
   }
+  :host([theme='light']) {
+    ${publish(LIGHT)}
+  }
   :host([theme='dark']) {
-    ${dark}
+    ${publish(DARK)}
   }
   :host([hidden]) {
     display: none;
@@ -85,7 +103,7 @@ export const themeStyles = css`
     color: inherit;
   }
   :focus-visible {
-    outline: 2px solid var(--vk-color-focus);
+    outline: 2px solid var(--_vk-color-focus);
     outline-offset: 2px;
   }
   .vk-visually-hidden {

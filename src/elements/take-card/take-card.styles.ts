@@ -10,19 +10,19 @@ export const styles = [
   css`
     .card {
       display: grid;
-      gap: var(--vk-space-2);
-      padding: var(--vk-space-3);
-      border-radius: var(--vk-radius);
+      gap: var(--_vk-space-2);
+      padding: var(--_vk-space-3);
+      border-radius: var(--_vk-radius);
       transition: background-color 0.6s;
     }
     :host([highlight]) .card {
-      background: var(--vk-color-highlight);
+      background: var(--_vk-color-highlight);
     }
     .header {
       display: flex;
       flex-wrap: wrap;
       align-items: center;
-      gap: var(--vk-space-2);
+      gap: var(--_vk-space-2);
       min-width: 0;
     }
     .avatar {
@@ -31,14 +31,14 @@ export const styles = [
       height: 28px;
       border-radius: 50%;
       object-fit: cover;
-      background: var(--vk-color-surface);
+      background: var(--_vk-color-surface);
     }
     .initial {
       display: inline-grid;
       place-items: center;
-      font-size: var(--vk-font-size-small);
+      font-size: var(--_vk-font-size-small);
       font-weight: 600;
-      color: var(--vk-color-muted);
+      color: var(--_vk-color-muted);
     }
     .author {
       font-weight: 600;
@@ -46,8 +46,8 @@ export const styles = [
     }
     .time,
     .muted {
-      color: var(--vk-color-muted);
-      font-size: var(--vk-font-size-small);
+      color: var(--_vk-color-muted);
+      font-size: var(--_vk-font-size-small);
     }
     .market-line {
       margin: 0;
@@ -56,7 +56,7 @@ export const styles = [
       padding: 0;
       border: 0;
       background: none;
-      color: var(--vk-color-text);
+      color: var(--_vk-color-text);
       font-weight: 600;
       text-align: start;
       text-decoration: underline;
@@ -66,33 +66,33 @@ export const styles = [
     .chips {
       display: flex;
       flex-wrap: wrap;
-      gap: var(--vk-space-1) var(--vk-space-2);
+      gap: var(--_vk-space-1) var(--_vk-space-2);
     }
     .chip {
       display: inline-block;
-      padding: 0 var(--vk-space-2);
-      border-radius: var(--vk-radius-pill);
-      background: var(--vk-color-surface);
-      font-size: var(--vk-font-size-small);
+      padding: 0 var(--_vk-space-2);
+      border-radius: var(--_vk-radius-pill);
+      background: var(--_vk-color-surface);
+      font-size: var(--_vk-font-size-small);
     }
     .side-first {
-      color: var(--vk-color-yes);
+      color: var(--_vk-color-yes);
       font-weight: 600;
     }
     .side-other {
-      color: var(--vk-color-no);
+      color: var(--_vk-color-no);
       font-weight: 600;
     }
     .receipt-right {
-      color: var(--vk-color-yes);
+      color: var(--_vk-color-yes);
     }
     .receipt-wrong {
-      color: var(--vk-color-no);
+      color: var(--_vk-color-no);
     }
     .receipt-void,
     .receipt-pending,
     .series {
-      color: var(--vk-color-muted);
+      color: var(--_vk-color-muted);
     }
     .body {
       margin: 0;
@@ -102,44 +102,44 @@ export const styles = [
     .actions {
       display: flex;
       flex-wrap: wrap;
-      gap: var(--vk-space-1);
+      gap: var(--_vk-space-1);
     }
     .action {
       min-height: 32px;
-      padding: 0 var(--vk-space-2);
+      padding: 0 var(--_vk-space-2);
       border: 0;
-      border-radius: var(--vk-radius-pill);
+      border-radius: var(--_vk-radius-pill);
       background: none;
-      color: var(--vk-color-muted);
-      font-size: var(--vk-font-size-small);
+      color: var(--_vk-color-muted);
+      font-size: var(--_vk-font-size-small);
       cursor: pointer;
     }
     .action:hover {
-      background: var(--vk-color-surface);
-      color: var(--vk-color-text);
+      background: var(--_vk-color-surface);
+      color: var(--_vk-color-text);
     }
     .action[aria-pressed='true'] {
-      color: var(--vk-color-accent);
+      color: var(--_vk-color-accent);
       font-weight: 600;
     }
     .count {
-      color: var(--vk-color-muted);
-      font-size: var(--vk-font-size-small);
+      color: var(--_vk-color-muted);
+      font-size: var(--_vk-font-size-small);
     }
     .failure {
       margin: 0;
-      color: var(--vk-color-danger);
-      font-size: var(--vk-font-size-small);
+      color: var(--_vk-color-danger);
+      font-size: var(--_vk-font-size-small);
     }
     .confirm {
       display: flex;
       flex-wrap: wrap;
       align-items: center;
-      gap: var(--vk-space-2);
+      gap: var(--_vk-space-2);
     }
     .danger {
-      border-color: var(--vk-color-danger);
-      color: var(--vk-color-danger);
+      border-color: var(--_vk-color-danger);
+      color: var(--_vk-color-danger);
     }
     [part='notice'] {
       margin: 0;

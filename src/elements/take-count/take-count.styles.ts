@@ -6,8 +6,8 @@ export const styles = [
   css`
     :host {
       display: inline;
-      color: var(--vk-color-muted);
-      font-size: var(--vk-font-size-small);
+      color: var(--_vk-color-muted);
+      font-size: var(--_vk-font-size-small);
     }
   `,
 ]

@@ -7,35 +7,35 @@ export const styles = [
   stateStyles,
   css`
     [part='prompt'] {
-      background: var(--vk-color-surface);
-      border: 1px solid var(--vk-color-border);
-      border-radius: var(--vk-radius);
-      padding: var(--vk-space-3);
+      background: var(--_vk-color-surface);
+      border: 1px solid var(--_vk-color-border);
+      border-radius: var(--_vk-radius);
+      padding: var(--_vk-space-3);
     }
     h2 {
       margin: 0;
       font-size: 1.05em;
     }
     p {
-      margin: var(--vk-space-1) 0 var(--vk-space-2);
-      color: var(--vk-color-muted);
-      font-size: var(--vk-font-size-small);
+      margin: var(--_vk-space-1) 0 var(--_vk-space-2);
+      color: var(--_vk-color-muted);
+      font-size: var(--_vk-font-size-small);
     }
     textarea {
       width: 100%;
       resize: vertical;
-      padding: var(--vk-space-2);
-      border: 1px solid var(--vk-color-border);
-      border-radius: var(--vk-radius);
-      background: var(--vk-color-bg);
+      padding: var(--_vk-space-2);
+      border: 1px solid var(--_vk-color-border);
+      border-radius: var(--_vk-radius);
+      background: var(--_vk-color-bg);
     }
     .buttons {
       display: flex;
-      gap: var(--vk-space-2);
-      margin-top: var(--vk-space-2);
+      gap: var(--_vk-space-2);
+      margin-top: var(--_vk-space-2);
     }
     [part='error'] {
-      color: var(--vk-color-danger);
+      color: var(--_vk-color-danger);
     }
   `,
 ]

@@ -286,6 +286,49 @@ create table rate_counters (
 create index rate_counters_window on rate_counters(window_start);
 `
 
+/**
+ * Take counts per market (§2.6) kept as counters, so a read of 100 markets is 100 key lookups instead of
+ * counting every post of those markets. `side` is the stance side, -1 for posts without a stance. A
+ * post counts while it is public-visible: on a market, not deleted, state visible, not in a private room.
+ * A deferred constraint trigger keeps the counters in the same transaction as every change to those
+ * columns, whichever code makes it; it runs at commit, after the transaction's other row locks, so it
+ * adds no lock-order deadlock. The counters start from the posts already stored.
+ */
+const m004 = [
+  `create table market_take_counts (
+    market_id text not null,
+    side integer not null,
+    n integer not null default 0,
+    primary key (market_id, side)
+  )`,
+  `create function vk_market_take_counts() returns trigger language plpgsql as $fn$
+  begin
+    if tg_op <> 'INSERT' and old.market_id is not null and old.deleted_at is null and old.state = 'visible' and not old.room_private then
+      update market_take_counts set n = n - 1 where market_id = old.market_id and side = coalesce(old.stance_side, -1);
+    end if;
+    if tg_op <> 'DELETE' and new.market_id is not null and new.deleted_at is null and new.state = 'visible' and not new.room_private then
+      insert into market_take_counts (market_id, side, n) values (new.market_id, coalesce(new.stance_side, -1), 1)
+      on conflict (market_id, side) do update set n = market_take_counts.n + 1;
+    end if;
+    return null;
+  end
+  $fn$`,
+  `create constraint trigger posts_market_take_counts
+    after insert or delete or update of deleted_at, state, room_private, market_id, stance_side on posts
+    deferrable initially deferred for each row execute function vk_market_take_counts()`,
+  `insert into market_take_counts (market_id, side, n)
+    select market_id, coalesce(stance_side, -1), count(*)::int from posts
+    where market_id is not null and deleted_at is null and state = 'visible' and not room_private
+    group by 1, 2`,
+]
+
+/** Statements given one by one (a function body holds semicolons). */
+const runEach = (stmts: string[]): Migration => ({
+  async up(db: Kysely<any>) {
+    for (const stmt of stmts) await sql.raw(stmt).execute(db)
+  },
+})
+
 const run = (script: string): Migration => ({
   async up(db: Kysely<any>) {
     for (const stmt of statements(script)) await sql.raw(stmt).execute(db)
@@ -296,6 +339,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '001_initial': run(m001),
   '002_subject_live_index': run(m002),
   '003_rate_counters': run(m003),
+  '004_market_take_counts': runEach(m004),
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -132,4 +132,5 @@ export interface Database {
     updated_at: Ts
   }
   rate_counters: { bucket: string; window_start: Ts; hits: Generated<number> }
+  market_take_counts: { market_id: string; side: number; n: Generated<number> }
 }
