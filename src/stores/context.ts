@@ -38,7 +38,30 @@ export interface VenuekitOptions {
 }
 
 const SLOT = Symbol.for('venuekit.context')
-type Slot = { [SLOT]?: unknown }
+const WATCHERS = Symbol.for('venuekit.context.watchers')
+type Slot = { [SLOT]?: unknown; [WATCHERS]?: Set<(vk: Venuekit | null) => void> }
+
+/** Watchers of the page's context, shared by every copy of venuekit on the page (like the slot). */
+const watchers = () => ((globalThis as Slot)[WATCHERS] ??= new Set())
+const announce = () => {
+  const vk = getVenuekit()
+  for (const w of [...watchers()]) {
+    try {
+      w(vk)
+    } catch (e) {
+      console.error('[venuekit] context watcher failed', e)
+    }
+  }
+}
+
+/**
+ * Calls `cb` whenever the page's context is registered or disposed (elements that connected before the
+ * page configured venuekit pick it up). Returns the remover.
+ */
+export function onVenuekitChange(cb: (vk: Venuekit | null) => void): () => void {
+  watchers().add(cb)
+  return () => void watchers().delete(cb)
+}
 
 export function createVenuekit(o: VenuekitOptions = {}) {
   const g = globalThis as Slot
@@ -103,12 +126,15 @@ export function createVenuekit(o: VenuekitOptions = {}) {
 
     /** Unregisters the context (tests, hot reload) and closes what it opened. */
     dispose() {
-      if (g[SLOT] === vk) delete g[SLOT]
+      const was = g[SLOT] === vk
+      if (was) delete g[SLOT]
       ctx.dispose()
+      if (was) announce()
       if (!o.client) client.close()
     },
   }
   g[SLOT] = vk
+  announce()
   return vk
 }
 

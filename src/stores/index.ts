@@ -3,7 +3,7 @@
  * from any framework (`@nanostores/vue`, Svelte's `$store`, `@nanostores/react`). The stores are the
  * equivalent of the spec's React hooks (§4.3, §2.12). They never touch the DOM.
  */
-export { createVenuekit, getVenuekit } from './context.ts'
+export { createVenuekit, getVenuekit, onVenuekitChange } from './context.ts'
 export type { Venuekit, VenuekitOptions } from './context.ts'
 export type { CommentsOptions, CommentsValue } from './comments.ts'
 export type { FeedOptions, FeedValue, ForYouOptions, ForYouValue, RoomFeedOptions, RoomFeedValue, RoomTarget } from './feeds.ts'

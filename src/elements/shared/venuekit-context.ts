@@ -5,13 +5,14 @@
  */
 import { ContextConsumer, createContext } from '@lit/context'
 import type { ReactiveController, ReactiveElement } from 'lit'
-import { getVenuekit, type Venuekit } from '../../stores/index.ts'
+import { getVenuekit, onVenuekitChange, type Venuekit } from '../../stores/index.ts'
 
 /** A string key, so two copies of venuekit on one page share the same context. */
 export const venuekitContext = createContext<Venuekit | null>('venuekit-context')
 
 export class VenuekitController implements ReactiveController {
   private provided: Venuekit | null | undefined
+  private unwatch: (() => void) | null = null
   constructor(private readonly host: ReactiveElement, private readonly onChange: (vk: Venuekit | null) => void = () => {}) {
     host.addController(this)
     new ContextConsumer(host, {
@@ -25,7 +26,18 @@ export class VenuekitController implements ReactiveController {
     })
   }
   hostConnected() {
+    // A page that configures venuekit after this element connected (the script tag's `configure()`, an
+    // app creating its context late): re-render with it.
+    this.unwatch = onVenuekitChange(() => {
+      if (this.provided != null) return
+      this.onChange(this.value)
+      this.host.requestUpdate()
+    })
     this.onChange(this.value)
+  }
+  hostDisconnected() {
+    this.unwatch?.()
+    this.unwatch = null
   }
   /** True when a `<vk-platform-provider>` above the element provides the context (§4.4 rule 5: the take prompt). */
   get fromProvider(): boolean {
