@@ -6,6 +6,7 @@ import './demo.css'
 import { createVenuekit, type Venuekit } from 'venuekit/stores'
 import type { Market } from '../../src/contract/types.ts'
 import { mountDevBar, type DevBar } from './dev-bar.ts'
+import { mountSiteNav } from './site-nav.ts'
 import { demoConfig, handleElementRequests, pageMarket } from './market.ts'
 
 export interface AppStart {
@@ -17,6 +18,7 @@ export interface AppStart {
 }
 
 export async function startApp(): Promise<AppStart> {
+  mountSiteNav()
   const cfg = await demoConfig()
   const vk = createVenuekit({ config: { baseUrl: location.origin, apiKey: cfg.apiKey, venueId: cfg.venueId } })
   const market = await pageMarket()

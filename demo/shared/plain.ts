@@ -5,11 +5,13 @@
  */
 import './demo.css'
 import { mountDevBar, type DevBar } from './dev-bar.ts'
+import { mountSiteNav } from './site-nav.ts'
 import { demoConfig, handleElementRequests, pageMarket, renderMarketHead } from './market.ts'
 
 const vk = window.venuekit
 const bar = document.getElementById('demo-bar')
 const page = document.body.dataset.page
+mountSiteNav()
 
 async function main() {
   if (!vk || !bar) throw new Error('venuekit did not load: /venuekit.js is missing (npm run demo builds it)')
