@@ -23,11 +23,19 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     reportCompressedSize: false,
-    lib: {
-      entry: 'src/bundle.ts',
-      name: 'venuekitBundle',
-      formats: ['iife'],
-      fileName: () => 'venuekit.js',
-    },
+    // VK_LOCALE=es builds dist/venuekit-es.js instead: a small classic script that registers Spanish.
+    lib: process.env.VK_LOCALE
+      ? {
+          entry: `src/elements/locales/${process.env.VK_LOCALE}.ts`,
+          name: `venuekitLocale_${process.env.VK_LOCALE}`,
+          formats: ['iife'],
+          fileName: () => `venuekit-${process.env.VK_LOCALE}.js`,
+        }
+      : {
+          entry: 'src/bundle.ts',
+          name: 'venuekitBundle',
+          formats: ['iife'],
+          fileName: () => 'venuekit.js',
+        },
   },
 })

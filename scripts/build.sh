@@ -21,6 +21,8 @@ for (const f of walk("dist").filter((f) => f.endsWith(".d.ts"))) {
 }'
 echo "==> build: script-tag bundle (vite)"
 npx vite build --logLevel warn
+echo "==> build: locale scripts (vite): dist/venuekit-es.js"
+VK_LOCALE=es npx vite build --logLevel warn
 echo "==> build: custom-elements.json"
 npx cem analyze --config custom-elements-manifest.config.mjs >/dev/null
 echo "==> build: framework types"

@@ -1,5 +1,5 @@
 /** Registers the complete Spanish locale (`locale="es"`). Import once, anywhere on the page. */
-import { registerLocale } from '../shared/strings/index.ts'
+import { registerLocale } from '../shared/strings/registry.ts'
 import { commentsEs } from '../shared/strings/comments.es.ts'
 import { roomEs } from '../shared/strings/room.es.ts'
 import { moderationEs } from '../shared/strings/moderation.es.ts'

@@ -1,5 +1,6 @@
 /**
- * Strings: three slices (`comments`, `room`, `moderation`, §4.4 rule 7), English and Spanish.
+ * Strings: three slices (`comments`, `room`, `moderation`, §4.4 rule 7); English built in, Spanish
+ * (and any other locale) registered by importing its module.
  * A `<vk-strings-provider>` overrides them for everything inside it; an element's own `strings`
  * property wins over the provider.
  */
@@ -7,6 +8,7 @@ import { createContext } from '@lit/context'
 import { commentsEn, type CommentsStrings } from './comments.en.ts'
 import { roomEn, type RoomStrings } from './room.en.ts'
 import { moderationEn, type ModerationStrings } from './moderation.en.ts'
+import { LOCALES, registerLocale } from './registry.ts'
 
 export type { CommentsStrings, RoomStrings, ModerationStrings }
 
@@ -27,14 +29,8 @@ export interface StringsContextValue {
  * module (`venuekit/elements/locales/es`, or the `venuekit-es.js` script next to the bundle), so a page
  * pays only for the languages it uses.
  */
-export const LOCALES: Record<string, StringSlices> = {
-  en: { comments: commentsEn, room: roomEn, moderation: moderationEn },
-}
-
-/** Adds (or replaces) a complete locale. Elements already on the page re-render in it on their next update. */
-export function registerLocale(tag: string, slices: StringSlices): void {
-  LOCALES[tag.toLowerCase()] = slices
-}
+LOCALES.en ??= { comments: commentsEn, room: roomEn, moderation: moderationEn }
+export { LOCALES, registerLocale }
 
 /** The built-in strings for a locale: exact match, then language, then English. */
 export function baseStrings(locale: string | undefined): StringSlices {
