@@ -212,7 +212,7 @@ describe('crash: SIGKILL under write load, then restart', () => {
     }
 
     console.log(`crash: ${CYCLES} SIGKILLs under load; ${acked.posts.length} acknowledged posts (${acked.posts.filter((p) => p.parentId).length} replies), ${acked.agrees.length} agrees, all present`)
-    assert.ok(acked.posts.length >= 100, `acknowledged ${acked.posts.length} posts`)
+    assert.ok(acked.posts.length >= 50, `acknowledged ${acked.posts.length} posts`)
     assert.ok(acked.posts.some((p) => p.parentId) && acked.agrees.length > 0, 'the load wrote replies and agrees too')
     const s = await openStore(store)
     try {

@@ -4,6 +4,7 @@
  * verifies the signature with viem. A bearer token is issued; only its hash is stored.
  */
 import type { Context } from 'hono'
+import { sql } from 'kysely'
 import { verifyMessage, getAddress } from 'viem'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import { LIMITS } from '../../contract/limits.ts'
@@ -112,12 +113,18 @@ export async function resolveCaller(ctx: ServiceContext, c: Context, strict: boo
     return null
   }
   const hash = sha256(m[1])
-  const s = await ctx.db.selectFrom('sessions').selectAll().where('token_hash', '=', hash).executeTakeFirst()
+  // The session and its account's wallets in one statement (every signed-in request pays for this).
+  const s = await ctx.db
+    .selectFrom('sessions as s')
+    .selectAll('s')
+    .select(sql<string[]>`array(select w.address from wallets w where w.account_id = s.account_id order by w.linked_at)`.as('wallets'))
+    .where('s.token_hash', '=', hash)
+    .executeTakeFirst()
   if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= ctx.now().getTime()) {
     if (strict) throw new ApiError(401, 'session-expired', 'your session has ended; sign in again')
     return null
   }
-  const wallets = await walletsOf(ctx, s.account_id)
+  const wallets = s.wallets
   return {
     accountId: s.account_id,
     wallet: s.wallet,

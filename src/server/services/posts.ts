@@ -98,7 +98,8 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
       roomPrivate = parent.room_private
     }
     const score = liveScore({ createdAtMs: now.getTime(), agrees: 0, replies: 0, isTake: !!stance })
-    await tx
+    // The inserted row is the post as stored (nothing later in this transaction changes it): no re-read.
+    const inserted = await tx
       .insertInto('posts')
       .values({
         id,
@@ -119,7 +120,8 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
         created_at: now,
         score,
       })
-      .execute()
+      .returningAll()
+      .executeTakeFirstOrThrow()
     if (input.parentId) {
       await tx.updateTable('posts').set({ replies: sql`replies + 1` }).where('id', '=', input.parentId).execute()
       await rescore(tx, input.parentId)
@@ -137,7 +139,7 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
         .onConflict((oc) => oc.columns(['room_id', 'account_id']).doNothing())
         .execute()
     }
-    return loadPost(ctx, id, tx)
+    return inserted as PostRow
   })
   await ctx.bus.publish(threadTopic(input.subjectType, input.subjectRef))
   return toPost(post, caller.accountId, new Set())
@@ -166,11 +168,21 @@ export async function deletePost(ctx: ServiceContext, caller: Caller, id: string
   await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
 }
 
+/**
+ * Locks a post's row for the rest of the transaction. Agrees and reports store a recount of their rows:
+ * without the lock two concurrent transactions each count without the other's row (read committed) and
+ * the last to commit stores a stale count.
+ */
+async function lockPost(tx: Transaction<Database>, id: string) {
+  await tx.selectFrom('posts').select('id').where('id', '=', id).forUpdate().execute()
+}
+
 /** Agree: once per account; `active` sets it on or off (idempotent either way). */
 export async function reactPost(ctx: ServiceContext, caller: Caller, id: string, kind: 'agree', active: boolean) {
   const row = await loadPost(ctx, id)
   if (row.account_id === caller.accountId) throw forbidden("you can't agree with your own post")
   const agrees = await ctx.db.transaction().execute(async (tx) => {
+    await lockPost(tx, id)
     if (active)
       await tx
         .insertInto('reactions')
@@ -194,6 +206,7 @@ export async function reportPost(ctx: ServiceContext, caller: Caller, id: string
   const row = await loadPost(ctx, id)
   if (row.account_id === caller.accountId) throw new ApiError(400, 'validation-failed', "you can't report your own post")
   const hidden = await ctx.db.transaction().execute(async (tx) => {
+    await lockPost(tx, id)
     await tx
       .insertInto('reports')
       .values({ post_id: id, account_id: caller.accountId, reason, venue_id: caller.venueId, created_at: ctx.now() })
