@@ -33,9 +33,10 @@ export async function startDenoService(opts: DenoServiceOptions = {}): Promise<D
   const hub = new Hub(svc.ctx.bus)
   const host = opts.host ?? '127.0.0.1'
 
-  const handler = (req: Request): Response | Promise<Response> => {
+  const handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response | Promise<Response> => {
     const { pathname } = new URL(req.url)
-    if (pathname !== PATHS.stream || req.headers.get('upgrade')?.toLowerCase() !== 'websocket') return app.fetch(req)
+    // The peer's address reaches the app as `env.remoteAddr` (per-address rate limits, §issue 9).
+    if (pathname !== PATHS.stream || req.headers.get('upgrade')?.toLowerCase() !== 'websocket') return app.fetch(req, { remoteAddr: info.remoteAddr })
     const { socket, response } = Deno.upgradeWebSocket(req)
     socket.binaryType = 'arraybuffer'
     let h: ReturnType<Hub['attach']> | null = null
