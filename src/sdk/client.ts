@@ -50,6 +50,10 @@ import * as v from './validate.ts'
 export interface ReadOptions {
   signal?: AbortSignal
 }
+/** Every write accepts the caller's own abort signal too (with `timeoutMs`, whichever fires first). */
+export interface WriteOptions {
+  signal?: AbortSignal
+}
 export interface ThreadOptions extends ReadOptions {
   includeReplies?: boolean
   includeSeries?: boolean
@@ -116,8 +120,8 @@ export function createClient(config: ClientConfig) {
     return request<T>('GET', path, { query: { ...q, ...extra }, auth: 1, signal })
   }
   /** A write: needs a session, throws on failure, and drops cached counts. */
-  const write = async <T>(method: string, path: string, body?: unknown, gateway?: boolean) => {
-    const r = await request<T>(method, path, { body, auth: 2, gateway })
+  const write = async <T>(method: string, path: string, body?: unknown, gateway?: boolean, signal?: AbortSignal) => {
+    const r = await request<T>(method, path, { body, auth: 2, gateway, signal })
     takeCounts.clear()
     return r
   }
@@ -140,15 +144,17 @@ export function createClient(config: ClientConfig) {
     const n = await request<NonceResult>('POST', PATHS.authNonce, { body: { address }, gateway: true })
     return { message: n.message, signature: await w.signMessage(n.message) }
   }
-  const modPost = (action: ModAction) => async (postId: string, o: ModOptions & { pinned?: boolean } = {}) =>
-    write<ModActionResult>('POST', PATHS.modAction(action), { postId: v.postId(postId), venueId: o.venueId, pinned: o.pinned })
+  const modPost = (action: ModAction) => async (postId: string, o: ModOptions & WriteOptions & { pinned?: boolean } = {}) =>
+    write<ModActionResult>('POST', PATHS.modAction(action), { postId: v.postId(postId), venueId: o.venueId, pinned: o.pinned }, false, o.signal)
   /** Ban and unban a wallet; with `postId` (a post of theirs) the post's queue item is actioned too. */
-  const modWallet = (action: ModAction) => async (wallet: string, o: ModOptions & { postId?: string } = {}) =>
-    write<ModActionResult>('POST', PATHS.modAction(action), {
-      wallet: v.wallet(wallet),
-      venueId: o.venueId,
-      postId: o.postId == null ? undefined : v.postId(o.postId),
-    })
+  const modWallet = (action: ModAction) => async (wallet: string, o: ModOptions & WriteOptions & { postId?: string } = {}) =>
+    write<ModActionResult>(
+      'POST',
+      PATHS.modAction(action),
+      { wallet: v.wallet(wallet), venueId: o.venueId, postId: o.postId == null ? undefined : v.postId(o.postId) },
+      false,
+      o.signal,
+    )
 
   return {
     /** The resolved configuration: addresses, chain id and contracts of the named network. */
@@ -184,29 +190,37 @@ export function createClient(config: ClientConfig) {
     forYou: async (o: ForYouOptions = {}) => read<ForYouRail>(PATHS.forYou, o, maybeSubject(o)),
 
     /** Writes a post. Sends no stance: the server proves it. */
-    createPost: async (subjectType: SubjectType, subjectRef: string, body: string, parentId?: string | null, o: { room?: string } = {}) =>
-      write<PostResult>('POST', PATHS.posts, {
-        subjectType,
-        subjectRef: v.subject(subjectType, subjectRef),
-        body: v.text(body, 'body'),
-        parentId: parentId == null ? undefined : v.postId(parentId),
-        room: o.room == null ? undefined : v.room(o.room),
-      }).then((r) => r.post),
-    editPost: async (postId: string, body: string) =>
-      write<PostResult>('PATCH', PATHS.post(v.postId(postId)), { body: v.text(body, 'body') }).then((r): Post => r.post),
-    deletePost: async (postId: string) => write<DeleteResult>('DELETE', PATHS.post(v.postId(postId))),
+    createPost: async (subjectType: SubjectType, subjectRef: string, body: string, parentId?: string | null, o: WriteOptions & { room?: string } = {}) =>
+      write<PostResult>(
+        'POST',
+        PATHS.posts,
+        {
+          subjectType,
+          subjectRef: v.subject(subjectType, subjectRef),
+          body: v.text(body, 'body'),
+          parentId: parentId == null ? undefined : v.postId(parentId),
+          room: o.room == null ? undefined : v.room(o.room),
+        },
+        false,
+        o.signal,
+      ).then((r) => r.post),
+    editPost: async (postId: string, body: string, o: WriteOptions = {}) =>
+      write<PostResult>('PATCH', PATHS.post(v.postId(postId)), { body: v.text(body, 'body') }, false, o.signal).then((r): Post => r.post),
+    deletePost: async (postId: string, o: WriteOptions = {}) => write<DeleteResult>('DELETE', PATHS.post(v.postId(postId)), undefined, false, o.signal),
     /** Agree (`active` true, the default) or take the agree back. */
-    reactPost: async (postId: string, active = true) => write<ReactResult>('POST', PATHS.react(v.postId(postId)), { kind: 'agree', active: !!active }),
-    reportPost: async (postId: string, reason: string) => write<ReportResult>('POST', PATHS.report(v.postId(postId)), { reason: v.text(reason, 'reason') }),
-    block: async (wallet: string) => write<BlockResult>('POST', PATHS.blocks, { wallet: v.wallet(wallet) }),
-    unblock: async (wallet: string) => write<BlockResult>('DELETE', PATHS.block(v.wallet(wallet))),
+    reactPost: async (postId: string, active = true, o: WriteOptions = {}) =>
+      write<ReactResult>('POST', PATHS.react(v.postId(postId)), { kind: 'agree', active: !!active }, false, o.signal),
+    reportPost: async (postId: string, reason: string, o: WriteOptions = {}) =>
+      write<ReportResult>('POST', PATHS.report(v.postId(postId)), { reason: v.text(reason, 'reason') }, false, o.signal),
+    block: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('POST', PATHS.blocks, { wallet: v.wallet(wallet) }, false, o.signal),
+    unblock: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('DELETE', PATHS.block(v.wallet(wallet)), undefined, false, o.signal),
 
     /** Rooms; `room` defaults to `'self'`, the room of the venue whose key the client carries. */
     rooms: {
       membership: async (room = 'self', o: ReadOptions = {}) => read<Membership>(PATHS.roomMembership(v.room(room)), o),
       board: async (room = 'self', o: PageOptions = {}) => read<Board>(PATHS.roomBoard(v.room(room)), o),
-      join: async (room = 'self') => write<JoinResult>('POST', PATHS.roomJoin(v.room(room))),
-      leave: async (room = 'self') => write<Membership>('POST', PATHS.roomLeave(v.room(room))),
+      join: async (room = 'self', o: WriteOptions = {}) => write<JoinResult>('POST', PATHS.roomJoin(v.room(room)), undefined, false, o.signal),
+      leave: async (room = 'self', o: WriteOptions = {}) => write<Membership>('POST', PATHS.roomLeave(v.room(room)), undefined, false, o.signal),
     },
     /** Moderation. With `venueId`: that venue's overlay (its owner). Without: platform level (operators). Not optimistic. */
     mod: {
@@ -259,9 +273,10 @@ export function createClient(config: ClientConfig) {
       read<ProfilesResult>(PATHS.profiles, o, { wallets: v.idSet(wallets, v.wallet, 'wallets') }),
     followState: async (subjectType: SubjectType, subjectRef: string, o: ReadOptions = {}) =>
       read<FollowState>(PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), o),
-    follow: async (subjectType: SubjectType, subjectRef: string) => write<FollowState>('PUT', PATHS.follow(subjectType, v.subject(subjectType, subjectRef))),
-    unfollow: async (subjectType: SubjectType, subjectRef: string) =>
-      write<FollowState>('DELETE', PATHS.follow(subjectType, v.subject(subjectType, subjectRef))),
+    follow: async (subjectType: SubjectType, subjectRef: string, o: WriteOptions = {}) =>
+      write<FollowState>('PUT', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, false, o.signal),
+    unfollow: async (subjectType: SubjectType, subjectRef: string, o: WriteOptions = {}) =>
+      write<FollowState>('DELETE', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, false, o.signal),
     /** Settled records of many wallets at one node (`null`: overall). */
     records: async (wallets: readonly string[], facet: NodeRef | null, o: ReadOptions = {}) =>
       read<RecordsResult>(PATHS.records, o, { wallets: v.idSet(wallets, v.wallet, 'wallets'), facet: v.node(facet, 'facet') }),

@@ -6,6 +6,7 @@ export { createClient } from './client.ts'
 export type {
   VenuekitClient,
   ReadOptions,
+  WriteOptions,
   ThreadOptions,
   FeedOptions,
   AuthorPostsOptions,

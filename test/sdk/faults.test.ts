@@ -86,6 +86,31 @@ describe('SDK faults (MSW)', () => {
     assert.equal(e2.name, 'AbortError')
   })
 
+  it('a caller\'s own signal is honoured on writes too, and timeoutMs bounds a hung write', async () => {
+    server.use(
+      http.post(BASE + PATHS.posts, async () => {
+        await delay('infinite')
+        return HttpResponse.json({}, { status: 201 })
+      }),
+      http.post(BASE + PATHS.roomJoin('self'), async () => {
+        await delay('infinite')
+        return HttpResponse.json({})
+      }),
+    )
+    const c = createClient({ baseUrl: BASE, apiKey: null, timeoutMs: 10_000 })
+    c.setSession(SESSION)
+    const ctl = new AbortController()
+    setTimeout(() => ctl.abort(new Error('user cancelled')), 50)
+    const e = await c.createPost('event', M, 'why', null, { signal: ctl.signal }).catch((x) => x)
+    assert.equal(e.message, 'user cancelled')
+    const pre = new AbortController()
+    pre.abort()
+    assert.equal((await c.rooms.join('self', { signal: pre.signal }).catch((x) => x)).name, 'AbortError')
+    const short = createClient({ baseUrl: BASE, apiKey: null, timeoutMs: 100 })
+    short.setSession(SESSION)
+    assert.ok((await short.createPost('event', M, 'why').catch((x) => x)) instanceof TimeoutError)
+  })
+
   it('a malformed body on 200 throws HttpError with code invalid-response and the raw text', async () => {
     server.use(http.get(BASE + PATHS.takeCounts, () => new HttpResponse('{"counts": {', { status: 200, headers: { 'content-type': 'application/json' } })))
     const e = await createClient({ baseUrl: BASE, apiKey: null }).takeCounts([M]).catch((x) => x)
