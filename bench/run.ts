@@ -26,10 +26,10 @@ import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { privateKeyToAccount } from 'viem/accounts'
 import { PATHS } from '../src/contract/paths.ts'
-import { randomHex } from '../src/core/ids.ts'
 import { firstRender } from './first-render.ts'
 import type { FeedPageSpec } from './server-child.ts'
 import { fmt, median, percentile } from './stats.ts'
+import { freshPgDatabase } from '../scripts/lib/pg-database.ts'
 
 const STORES = (process.env.VK_BENCH_STORES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as ('pglite' | 'postgres')[]
 const POSTS = { pglite: Number(process.env.VK_BENCH_POSTS_PGLITE ?? 100_000), postgres: Number(process.env.VK_BENCH_POSTS_PG ?? 1_000_000) }
@@ -151,25 +151,7 @@ async function pgAnswers(url: string) {
   }
 }
 
-/** A fresh PostgreSQL database for one run, dropped afterwards. */
-async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `vk_bench_${randomHex(4)}`
-  const admin = new pg.Client({ connectionString: PG_ADMIN })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const u = new URL(PG_ADMIN)
-  u.pathname = `/${name}`
-  return {
-    url: u.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: PG_ADMIN })
-      await d.connect()
-      await d.query(`drop database if exists ${name} with (force)`)
-      await d.end()
-    },
-  }
-}
+const freshDatabase = () => freshPgDatabase(PG_ADMIN, 'vk_bench')
 
 export interface BenchRow {
   store: string
@@ -186,7 +168,7 @@ async function benchStore(kind: 'pglite' | 'postgres') {
   const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL'
   const posts = POSTS[kind]
   const at = `@ ${posts.toLocaleString('en')} posts`
-  const db = kind === 'postgres' ? await freshPgDatabase() : null
+  const db = kind === 'postgres' ? await freshDatabase() : null
   const tSeed = Date.now()
   const c = await startChild(kind, posts, db?.url)
   console.error(`  ${label}: service up, ${posts.toLocaleString('en')} posts seeded in ${(c.seedMs / 1000).toFixed(1)} s (start to ready ${((Date.now() - tSeed) / 1000).toFixed(1)} s)`)

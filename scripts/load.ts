@@ -22,6 +22,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { PATHS } from '../src/contract/paths.ts'
 import { randomHex } from '../src/core/ids.ts'
 import { missingPosts, readThread, type AckedPost } from '../bench/readback.ts'
+import { freshPgDatabase } from './lib/pg-database.ts'
 
 const STORES = (process.env.VK_LOAD_STORES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as ('pglite' | 'postgres')[]
 const SECONDS = Number(process.env.VK_LOAD_SECONDS ?? 60)
@@ -67,24 +68,7 @@ async function signIn(url: string, key: `0x${string}`): Promise<string> {
   return v.token
 }
 
-async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `vk_load_${randomHex(4)}`
-  const admin = new pg.Client({ connectionString: PG_ADMIN })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const u = new URL(PG_ADMIN)
-  u.pathname = `/${name}`
-  return {
-    url: u.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: PG_ADMIN })
-      await d.connect()
-      await d.query(`drop database if exists ${name} with (force)`)
-      await d.end()
-    },
-  }
-}
+const freshDatabase = () => freshPgDatabase(PG_ADMIN, 'vk_load')
 
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]
 
@@ -104,7 +88,7 @@ interface StoreResult {
 
 async function loadStore(kind: 'pglite' | 'postgres'): Promise<StoreResult> {
   const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL'
-  const db = kind === 'postgres' ? await freshPgDatabase() : null
+  const db = kind === 'postgres' ? await freshDatabase() : null
   const c = await startChild(kind, db?.url)
   try {
     const tokens: { token: string; wallet: string }[] = []

@@ -2,45 +2,14 @@
  * Test harness: a real reference service on a free port. PGlite in memory by default; when
  * VK_TEST_DATABASE_URL names a PostgreSQL server, each call gets a fresh database there, dropped on close.
  */
-import pg from 'pg'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { startReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/server/node.ts'
 import { randomHex } from '../../src/core/ids.ts'
+import { freshPgDatabase } from '../../scripts/lib/pg-database.ts'
 
 export const ON_POSTGRES = !!process.env.VK_TEST_DATABASE_URL
 
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = process.env.VK_TEST_DATABASE_URL!
-  const name = `vk_test_${randomHex(6)}`
-  const c = new pg.Client({ connectionString: admin })
-  await c.connect()
-  await c.query(`create database ${name}`)
-  await c.end()
-  const u = new URL(admin)
-  u.pathname = `/${name}`
-  return {
-    url: u.toString(),
-    async drop() {
-      // pg's Pool.end() can resolve before its sockets close: give them a moment before forcing.
-      const d = new pg.Client({ connectionString: admin })
-      await d.connect()
-      try {
-        for (let i = 0; i < 20; i++) {
-          try {
-            await d.query(`drop database if exists ${name}`)
-            return
-          } catch (e: any) {
-            if (e?.code !== '55006') throw e // object in use
-            await new Promise((r) => setTimeout(r, 100))
-          }
-        }
-        await d.query(`drop database if exists ${name} with (force)`)
-      } finally {
-        await d.end()
-      }
-    },
-  }
-}
+const freshDatabase = () => freshPgDatabase(process.env.VK_TEST_DATABASE_URL!, 'vk_test')
 
 export interface TestService extends ReferenceService {
   /** Same database, for a second instance (realtime fan-out tests). */

@@ -15,12 +15,12 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
-import pg from 'pg'
 import { PATHS } from '../../src/contract/paths.ts'
 import { randomHex } from '../../src/core/ids.ts'
 import { openStore, type Store } from '../../src/server/db/open.ts'
 import { missingPosts, type AckedPost } from '../../bench/readback.ts'
 import { newMarketId, newWallet, ON_POSTGRES, signIn, type TestUser } from '../helpers/service.ts'
+import { freshPgDatabase } from '../../scripts/lib/pg-database.ts'
 
 const CHILD = fileURLToPath(new URL('../helpers/service-child.ts', import.meta.url))
 const WRITERS = 8
@@ -119,25 +119,7 @@ async function writeUntilKilled(url: string, writers: Writer[], markets: string[
   )
 }
 
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = process.env.VK_TEST_DATABASE_URL!
-  const name = `vk_crash_${randomHex(6)}`
-  const c = new pg.Client({ connectionString: admin })
-  await c.connect()
-  await c.query(`create database ${name}`)
-  await c.end()
-  const u = new URL(admin)
-  u.pathname = `/${name}`
-  return {
-    url: u.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: admin })
-      await d.connect()
-      await d.query(`drop database if exists ${name} with (force)`)
-      await d.end()
-    },
-  }
-}
+const freshDatabase = () => freshPgDatabase(process.env.VK_TEST_DATABASE_URL!, 'vk_crash')
 
 /** Rows that break an invariant a half-written write would leave behind. */
 async function halfWritten(store: Store): Promise<Record<string, string[]>> {
