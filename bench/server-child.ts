@@ -53,21 +53,24 @@ for (let i = 0; i < (o.writers ?? 16); i++) {
   for (const m of markets) await svc.chain.setPosition(wallet, m, i % 2, 1_000_000n)
 }
 
-/** Records the query nodes a call issues, so they can be compiled and run on their own. */
+/** Records the statements a call executes (a subquery built apart is transformed but never executed alone). */
 class Capture implements KyselyPlugin {
+  private seen = new Map<PluginTransformQueryArgs['queryId'], PluginTransformQueryArgs>()
   nodes: PluginTransformQueryArgs[] = []
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.nodes.push(args)
+    this.seen.set(args.queryId, args)
     return args.node
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const q = this.seen.get(args.queryId)
+    if (q) this.nodes.push(q)
     return args.result
   }
 }
 
 /**
  * The compiled SQL the service runs for a feed page (signed out, no venue, `live`): `rows` is the query
- * that produces the page's rows; `page` is every statement the page issues (rows, replies, markets, …).
+ * that produces the page's rows; `page` is every statement the page issues (a `live` page: one).
  */
 async function feedSql(page: FeedPageSpec, what: 'rows' | 'page'): Promise<CompiledQuery[]> {
   const req: FeedRequest = {

@@ -6,7 +6,7 @@
  * results (§3.2), so they never settle here.
  */
 import { sql } from 'kysely'
-import type { Market, MarketResult, Settlement } from '../../contract/types.ts'
+import type { MarketResult, Settlement } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { parseJson } from '../chain/markets.ts'
 import type { PostRow } from './post-view.ts'
@@ -16,10 +16,10 @@ const takes = (cmp: '=' | '<>') =>
     and t.deleted_at is null and t.state = 'visible' and not t.room_private
     and t.stance_side ${sql.raw(cmp)} (m.result ->> 'winner')::int)`
 
-/** `markets`: the page's markets as the chain source tells them; only those with a result are tallied. */
-export async function settlementsFor(ctx: ServiceContext, page: Pick<PostRow, 'id' | 'market_id'>[], markets: Map<string, Market>): Promise<Settlement[]> {
+/** `resolved`: whether a market on the page has a result (CLOB markets never do); only those are tallied. */
+export async function settlementsFor(ctx: ServiceContext, page: Pick<PostRow, 'id' | 'market_id'>[], resolved: (marketId: string) => boolean): Promise<Settlement[]> {
   const first = new Map<string, string>()
-  for (const r of page) if (r.market_id && markets.get(r.market_id)?.result && !first.has(r.market_id)) first.set(r.market_id, r.id)
+  for (const r of page) if (r.market_id && resolved(r.market_id) && !first.has(r.market_id)) first.set(r.market_id, r.id)
   if (!first.size) return []
   const rows = await ctx.db
     .selectFrom('markets as m')

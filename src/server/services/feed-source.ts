@@ -16,7 +16,7 @@
  * on `records`: few rows, sorted), then all other posts, which share record key 0, in plain live order
  * straight off the index. So a record page over a big node never sorts the whole node.
  */
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { NodeType, SubjectType } from '../../contract/ids.ts'
 import type { FeedScope, FeedSort, NodeRef, RoomInfo } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
@@ -123,26 +123,36 @@ function plan(part: Part): PartPlan {
 
 /** Top-level posts of the scope, in feed order, from the cursor on: at most `limit` rows. */
 export async function rankedRows(ctx: ServiceContext, req: FeedRequest, limit: number): Promise<RankedRow[]> {
-  if (req.sort === 'live') return scopeRows(ctx, req, limit, plan('live'))
+  if (req.sort === 'live') return run(ctx, liveRowsQuery(ctx, req, limit))
   const c = req.cursor
-  const rows = !c || Number(c[0]) > 0 ? await scopeRows(ctx, req, limit, plan('recorded')) : []
+  const rows = !c || Number(c[0]) > 0 ? await run(ctx, scopeQuery(ctx, req, limit, plan('recorded'))) : []
   if (rows.length < limit) {
     // Record key 0: the live order; its cursor is the tail of the record cursor.
-    const tail = await scopeRows(ctx, { ...req, cursor: c && Number(c[0]) === 0 ? c.slice(1) : null }, limit - rows.length, plan('unrecorded'))
+    const tail = await run(ctx, scopeQuery(ctx, { ...req, cursor: c && Number(c[0]) === 0 ? c.slice(1) : null }, limit - rows.length, plan('unrecorded')))
     for (const r of tail) rows.push({ ...r, k0: 0, k1: r.k0, k2: String(r.k1) })
   }
   return rows
 }
 
-async function scopeRows(ctx: ServiceContext, req: FeedRequest, limit: number, part: PartPlan): Promise<RankedRow[]> {
+/**
+ * The `live` page's rows as one query (a parenthesized subquery selecting `POST_COLUMNS` and the keys k0,
+ * k1), so a page can read its extras in the same statement (page-extras.ts).
+ */
+export function liveRowsQuery(ctx: ServiceContext, req: FeedRequest, limit: number): Expression<RankedRow> {
+  return scopeQuery(ctx, { ...req, sort: 'live' }, limit, plan('live'))
+}
+
+const run = async (ctx: ServiceContext, q: Expression<RankedRow>) => (await sql<RankedRow>`${q}`.execute(ctx.db)).rows
+
+function scopeQuery(ctx: ServiceContext, req: FeedRequest, limit: number, part: PartPlan): Expression<RankedRow> {
   const read: ReadScope = { reader: req.reader, venue: req.venue, ownHidden: false, openRoom: req.room?.id ?? null }
   const subject = req.scope === 'subject' ? req.subject : null
   const nodeSubject = subject && subject.type !== 'event' ? subject : null
-  const run = async <O>(q: { execute(): Promise<O[]> }) => (await q.execute()) as unknown as RankedRow[]
+  const rows = <O>(q: Expression<O>) => q as unknown as Expression<RankedRow>
 
-  if (req.room) return run(roomRows(ctx, req, read, limit, part))
+  if (req.room) return rows(roomRows(ctx, req, read, limit, part))
 
-  if (req.scope === 'following') return run(followingRows(ctx, req, read, limit, part))
+  if (req.scope === 'following') return followingRows(ctx, req, read, limit, part)
 
   if (nodeSubject) {
     const keys = part.keys(true)
@@ -151,7 +161,7 @@ async function scopeRows(ctx: ServiceContext, req: FeedRequest, limit: number, p
       .select(POST_COLUMNS)
       .select(keyColumns(keys))
       .where(part.filter)
-    return run(ranked(q, keys, req.cursor, limit))
+    return rows(ranked(q, keys, req.cursor, limit))
   }
 
   const keys = part.keys(false)
@@ -165,7 +175,7 @@ async function scopeRows(ctx: ServiceContext, req: FeedRequest, limit: number, p
     .where(visibleTo(read))
     .where(part.filter)
   if (subject) q = q.where('p.subject_type', '=', 'event').where('p.subject_ref', '=', subject.ref)
-  return run(ranked(q, keys, req.cursor, limit))
+  return rows(ranked(q, keys, req.cursor, limit))
 }
 
 /**
@@ -277,9 +287,6 @@ function followingRows(ctx: ServiceContext, req: FeedRequest, read: ReadScope, l
   const order = sql.join(keyNames.map((k) => sql`${sql.ref(`u.${k}`)} desc`))
   const keyCols = sql.join(keyNames.map((k) => sql.ref(`u.${k}`)))
   const cols = sql.join(POST_COLUMNS.map((c) => sql.ref(c)))
-  return {
-    execute: async () =>
-      (await sql<RankedRow>`select ${cols}, ${keyCols} from (${nodeArm} union ${marketArm}) u
-        join posts p on p.id = u.id order by ${order} limit ${limit}`.execute(ctx.db)).rows,
-  }
+  return sql<RankedRow>`(select ${cols}, ${keyCols} from (${nodeArm} union ${marketArm}) u
+    join posts p on p.id = u.id order by ${order} limit ${limit})`
 }

@@ -1,40 +1,44 @@
 /**
- * The ranked feed page (§2.2, §4.1 `GET /v1/social/posts/feed`): the ranked rows (feed-source.ts), then
- * a few batched lookups for the page: agrees, replies (threads), records (`sort=record`), signals
- * (feed-signals.ts), settlements (feed-settlements.ts), labels and titles. No per-post queries.
+ * The ranked feed page (§2.2, §4.1 `GET /v1/social/posts/feed`). A `live` page is one statement: the
+ * ranked rows (feed-source.ts) with their replies, the reader's agrees and their markets' labels and
+ * titles (page-extras.ts). A `record` page reads its rows in up to two parts, then the extras in one more.
+ * Then, only where they apply: records (`sort=record`), signals (feed-signals.ts, taxonomy nodes), labels
+ * of markets only a signal names, and settlements (feed-settlements.ts, resolved markets on the page).
+ * No per-post queries.
  */
-import type { FeedPage, Labels, Post, Titles } from '../../contract/types.ts'
+import type { FeedPage, Post } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { encodeCursor } from '../http/cursor.ts'
-import { agreedSet, repliesOf, toPost } from './post-view.ts'
+import { extrasOf, pageView, readPageRows, type ExtrasSpec } from './page-extras.ts'
 import { recordsFor } from './records.ts'
 import { callerSignals } from './feed-signals.ts'
 import { settlementsFor } from './feed-settlements.ts'
-import { groupByFacet, rankedRows, signalNode, type FeedRequest, type RankedRow } from './feed-source.ts'
+import { groupByFacet, liveRowsQuery, rankedRows, signalNode, type FeedRequest, type RankedRow } from './feed-source.ts'
 
 export { CURSOR_SHAPE, type FeedRequest } from './feed-source.ts'
 
 /** One page of the ranked feed. */
 export async function readFeed(ctx: ServiceContext, req: FeedRequest): Promise<FeedPage> {
-  const rows = await rankedRows(ctx, req, req.limit + 1)
+  const spec: ExtrasSpec = { reader: req.reader, replies: { reader: req.reader, venue: req.venue, ownHidden: false } }
+  const limit = req.limit + 1
+  const rows =
+    req.sort === 'live'
+      ? await readPageRows(ctx, liveRowsQuery(ctx, req, limit), ['k0', 'k1'], spec)
+      : await extrasOf(ctx, await rankedRows(ctx, req, limit), spec)
   const hasMore = rows.length > req.limit
   const page = rows.slice(0, req.limit)
-  const ids = page.map((r) => r.id)
-  const agreed = await agreedSet(ctx, req.reader, ids)
-  const posts = page.map((r) => toPost(r, req.reader, agreed))
-  const threads = await repliesOf(ctx, ids, { reader: req.reader, venue: req.venue, ownHidden: false })
+  const { posts, threads, labels, titles, results } = pageView(page, req.reader)
   if (req.sort === 'record') await fillRecords(ctx, page, posts)
   const node = signalNode(req)
   const signals = node ? await callerSignals(ctx, req, node, page, hasMore) : []
-  // Labels and titles for every market on the page (posts and signals), from one read of the chain source.
-  const markets = await ctx.chain.markets([...new Set([...page.map((r) => r.market_id), ...signals.map((s) => s.marketId)].filter((x): x is string => !!x))])
-  const labels: Labels = {}
-  const titles: Titles = {}
-  for (const [id, m] of markets) {
-    labels[id] = m.outcomes
-    titles[id] = m.title
-  }
-  const settlements = await settlementsFor(ctx, page, markets)
+  // Labels and titles of markets only a signal names (a quiet row), from the chain source.
+  const unlabelled = [...new Set(signals.map((s) => s.marketId))].filter((id) => !(id in labels))
+  if (unlabelled.length)
+    for (const [id, m] of await ctx.chain.markets(unlabelled)) {
+      labels[id] = m.outcomes
+      titles[id] = m.title
+    }
+  const settlements = await settlementsFor(ctx, page, (id) => !!results.get(id))
   const last = page[page.length - 1]
   const nextCursor = hasMore ? encodeCursor(req.sort === 'record' ? [last.k0, last.k1, last.k2!] : [last.k0, last.k1]) : null
   return { posts, signals, settlements, threads, labels, titles, sort: req.sort, scope: req.scope, nextCursor }

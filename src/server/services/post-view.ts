@@ -1,8 +1,7 @@
-/** Post rows to wire posts, and the page-level extras: threads, labels and titles. */
+/** Post rows to wire posts (a page's replies, agrees and labels: page-extras.ts). */
 import { sql } from 'kysely'
-import type { Labels, Post, Titles } from '../../contract/types.ts'
+import type { Post } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
-import { visibleTo, type ReadScope } from './visibility.ts'
 
 export const POST_COLUMNS = [
   'p.id',
@@ -54,7 +53,8 @@ export type PostRow = {
 
 const iso = (d: Date | string | null) => (d == null ? null : new Date(d).toISOString())
 
-export function toPost(r: PostRow, reader: string | null, agreed?: Set<string>): Post {
+/** `agreed`: the set of post ids the reader agreed with, or whether they agreed with this one. */
+export function toPost(r: PostRow, reader: string | null, agreed?: Set<string> | boolean | null): Post {
   const post: Post = {
     id: r.id,
     subjectType: r.subject_type as Post['subjectType'],
@@ -69,7 +69,7 @@ export function toPost(r: PostRow, reader: string | null, agreed?: Set<string>):
     replies: r.replies,
   }
   if (r.stance_side != null) post.stance = { side: r.stance_side, size: r.stance_size ?? '0', priceBps: r.stance_price_bps }
-  if (reader) post.agreed = agreed?.has(r.id) ?? false
+  if (reader) post.agreed = typeof agreed === 'boolean' ? agreed : (agreed?.has(r.id) ?? false)
   if (r.state !== 'visible' && reader === r.account_id) post.hidden = true
   if (r.pinned_at) post.pinned = true
   return post
@@ -86,40 +86,6 @@ export async function agreedSet(ctx: ServiceContext, reader: string | null, ids:
     .where('post_id', 'in', ids)
     .execute()
   return new Set(rows.map((r) => r.post_id))
-}
-
-/** Replies folded under their parents (one level), oldest first, visible to the reader. */
-export async function repliesOf(ctx: ServiceContext, parentIds: string[], scope: ReadScope, perParent = 50): Promise<Record<string, Post[]>> {
-  const out: Record<string, Post[]> = {}
-  if (!parentIds.length) return out
-  const rows = (await ctx.db
-    .selectFrom('posts as p')
-    .select(POST_COLUMNS)
-    .where('p.parent_id', 'in', parentIds)
-    .where(visibleTo(scope))
-    .orderBy('p.parent_id')
-    .orderBy('p.id')
-    .execute()) as PostRow[]
-  const agreed = await agreedSet(ctx, scope.reader, rows.map((r) => r.id))
-  for (const r of rows) {
-    const list = (out[r.parent_id!] ??= [])
-    if (list.length < perParent) list.push(toPost(r, scope.reader, agreed))
-  }
-  return out
-}
-
-/** Outcome labels and titles for every market the posts touch, keyed by lowercased market id. */
-export async function labelsAndTitles(ctx: ServiceContext, marketIds: (string | null)[]): Promise<{ labels: Labels; titles: Titles }> {
-  const ids = [...new Set(marketIds.filter((x): x is string => !!x))]
-  const labels: Labels = {}
-  const titles: Titles = {}
-  if (!ids.length) return { labels, titles }
-  const markets = await ctx.chain.markets(ids)
-  for (const [id, m] of markets) {
-    labels[id] = m.outcomes
-    titles[id] = m.title
-  }
-  return { labels, titles }
 }
 
 /** Helper for `count(*)` that both drivers return as a number. */

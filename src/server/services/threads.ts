@@ -1,6 +1,7 @@
 /**
  * One subject's thread (§4.2 `posts`, §2.7): top-level posts newest first, keyset-paged on the post id
- * (ids are time-ordered), replies folded under their parents, labels and titles for the page.
+ * (ids are time-ordered), replies folded under their parents, labels and titles for the page. Two
+ * statements: the subject's market (its series), then the page with its extras (page-extras.ts).
  *
  * A recurring market names its durable series thread (`series`). With `includeSeries` the series thread
  * is merged in newest first: posts written on the series node and top-level posts on the series' other
@@ -8,11 +9,13 @@
  * their stances concern a different round.
  */
 import type { SubjectType } from '../../contract/ids.ts'
-import type { ThreadPage } from '../../contract/types.ts'
+import type { Expression } from 'kysely'
+import type { Market, ThreadPage } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { encodeCursor } from '../http/cursor.ts'
 import { markVenueHidden } from './own-hidden.ts'
-import { agreedSet, labelsAndTitles, POST_COLUMNS, repliesOf, toPost, type PostRow } from './post-view.ts'
+import { pageView, readPageRows } from './page-extras.ts'
+import { POST_COLUMNS, type PostRow } from './post-view.ts'
 import { visibleTo, type ReadScope } from './visibility.ts'
 
 export interface ThreadQuery {
@@ -29,15 +32,15 @@ export interface ThreadQuery {
   roomId: string | null
 }
 
-/** The series thread a market's rounds roll into, or null for a one-off market or a node subject. */
-export async function seriesOf(ctx: ServiceContext, subjectType: SubjectType, subjectRef: string): Promise<string | null> {
+/** The market a thread is about (an `event` subject; its series thread, if any), or null for a node subject or an unknown market. */
+async function subjectMarketOf(ctx: ServiceContext, subjectType: SubjectType, subjectRef: string): Promise<Market | null> {
   if (subjectType !== 'event') return null
-  const market = (await ctx.chain.markets([subjectRef])).get(subjectRef.toLowerCase())
-  return market?.series ?? null
+  return (await ctx.chain.markets([subjectRef])).get(subjectRef.toLowerCase()) ?? null
 }
 
 export async function readThread(ctx: ServiceContext, reader: string | null, q: ThreadQuery): Promise<ThreadPage> {
-  const series = await seriesOf(ctx, q.subjectType, q.subjectRef)
+  const subjectMarket = await subjectMarketOf(ctx, q.subjectType, q.subjectRef)
+  const series = subjectMarket?.series ?? null
   const merge = q.includeSeries && series ? series : null
   const scope: ReadScope = { reader, venue: q.venue, ownHidden: true, openRoom: q.roomId }
 
@@ -57,20 +60,22 @@ export async function readThread(ctx: ServiceContext, reader: string | null, q: 
     .where(visibleTo(scope))
   if (q.roomId) query = query.where('p.room_id', '=', q.roomId)
   if (q.after) query = query.where('p.id', '<', q.after)
-  const rows = (await query.orderBy('p.id', 'desc').limit(q.limit + 1).execute()) as PostRow[]
+  // One statement: the rows, with their replies, the reader's agrees and their markets (page-extras.ts).
+  const rowsQuery = query.orderBy('p.id', 'desc').limit(q.limit + 1) as unknown as Expression<PostRow>
+  const rows = await readPageRows(ctx, rowsQuery, ['id'], { reader, replies: q.includeReplies ? scope : null })
 
   const hasMore = rows.length > q.limit
   const page = rows.slice(0, q.limit)
-  const agreed = await agreedSet(ctx, reader, page.map((r) => r.id))
-  const posts = page.map((r) => {
-    const post = toPost(r, reader, agreed)
-    if (r.subject_type !== q.subjectType || r.subject_ref !== q.subjectRef) post.fromSeries = true
-    return post
+  const { posts, threads, labels, titles } = pageView(page, reader)
+  page.forEach((r, i) => {
+    if (r.subject_type !== q.subjectType || r.subject_ref !== q.subjectRef) posts[i].fromSeries = true
   })
-  const threads = q.includeReplies ? await repliesOf(ctx, page.map((r) => r.id), scope) : {}
   await markVenueHidden(ctx, [...posts, ...Object.values(threads).flat()], reader, q.venue)
-  const marketIds = [...page.map((r) => r.market_id), ...(q.subjectType === 'event' ? [q.subjectRef] : [])]
-  const { labels, titles } = await labelsAndTitles(ctx, marketIds)
+  // The thread's own market is labelled even when no post is on the page.
+  if (subjectMarket && !(subjectMarket.id in labels)) {
+    labels[subjectMarket.id] = subjectMarket.outcomes
+    titles[subjectMarket.id] = subjectMarket.title
+  }
   return {
     posts,
     threads,

@@ -1,0 +1,129 @@
+/**
+ * A page of posts in one statement. A page is its rows (a ranked, limited query of `POST_COLUMNS`), and
+ * per row: its replies visible to the reader (one level, oldest first, at most `perParent`), whether the
+ * reader agreed with it and with each reply, and its market's title, outcome labels and result (from the
+ * service's `markets` table, which the chain source keeps).
+ *
+ * Why one statement: on the embedded store every statement pays a fixed cost of several protocol round
+ * trips inside PGlite, and on PostgreSQL a network round trip; a page that issued rows, agrees, replies
+ * and markets as four statements spent most of its time there (docs/PERFORMANCE.md, service overhead).
+ * The extras ride along as correlated subqueries and one join, so the database does the same index
+ * lookups as before, in one trip.
+ */
+import { sql, type Expression, type RawBuilder } from 'kysely'
+import type { Labels, MarketResult, OutcomeLabel, Post, Titles } from '../../contract/types.ts'
+import type { ServiceContext } from '../context.ts'
+import { parseJson } from '../chain/markets.ts'
+import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
+import { visibleTo, type ReadScope } from './visibility.ts'
+
+/** Replies per parent a page folds in (the rest are read from the thread). */
+export const REPLIES_PER_PARENT = 50
+
+export interface ExtrasSpec {
+  /** The reader, for `agreed` (null: signed out, no agrees read). */
+  reader: string | null
+  /** Who may see the replies; null: no replies are read. */
+  replies: ReadScope | null
+  perParent?: number
+}
+
+/** A reply as the page statement returns it: a post row (json), with the reader's agree. */
+type ReplyRow = PostRow & { agreed: boolean | null }
+
+export type PageRow<R extends PostRow = PostRow> = R & {
+  agreed: boolean | null
+  reply_rows: ReplyRow[] | null
+  market_title: string | null
+  market_outcomes: OutcomeLabel[] | null
+  market_result: MarketResult | null
+  market_clob: boolean | null
+}
+
+/** Whether `reader` agreed with the post `id`: a boolean column, null when signed out. */
+function agreedOf(reader: string | null, id: RawBuilder<string>) {
+  if (!reader) return sql<boolean | null>`null::boolean`
+  return sql<boolean>`exists (select 1 from reactions ra where ra.post_id = ${id} and ra.account_id = ${reader} and ra.kind = 'agree')`
+}
+
+/** Post columns of a reply, as they must survive json: numeric stance size as text (no lost digits). */
+const REPLY_COLUMNS = POST_COLUMNS.filter((c) => c !== 'p.stance_size')
+
+function repliesColumn(ctx: ServiceContext, spec: ExtrasSpec) {
+  if (!spec.replies) return sql<null>`null::json`
+  const replies = ctx.db
+    .selectFrom('posts as p')
+    .select(REPLY_COLUMNS)
+    .select([sql<string>`p.stance_size::text`.as('stance_size'), agreedOf(spec.reader, sql`p.id`).as('agreed')])
+    .where(sql<boolean>`p.parent_id = r.id`)
+    .where(visibleTo(spec.replies))
+    .orderBy('p.id')
+    .limit(spec.perParent ?? REPLIES_PER_PARENT)
+  return sql<ReplyRow[]>`(select coalesce(json_agg(x order by x.id), '[]'::json) from (${replies}) x)`
+}
+
+/** Columns of `rows` as the page statement returns them; numeric stance size as text (json would lose digits). */
+const POST_NAMES: string[] = POST_COLUMNS.map((c) => c.slice(2))
+const rowColumns = (keys: string[]) =>
+  sql.join([
+    ...POST_NAMES.map((c) => (c === 'stance_size' ? sql`r.stance_size::text as stance_size` : sql.ref(`r.${c}`))),
+    ...keys.filter((k) => !POST_NAMES.includes(k)).map((k) => sql.ref(`r.${k}`)),
+  ])
+
+/**
+ * Runs `rows` (a parenthesized subquery selecting `POST_COLUMNS`, plus the sort keys `keys`: a Kysely
+ * select embeds as one) with the page's extras, in one statement, in the order of `keys` (descending).
+ *
+ * The statement answers one json value: the page's rows as an array. One field instead of ~30 per row
+ * keeps the drivers' per-field decoding off the page's path (on PGlite it cost more than the query).
+ */
+export async function readPageRows<R extends PostRow>(ctx: ServiceContext, rows: Expression<R>, keys: string[], spec: ExtrasSpec): Promise<PageRow<R>[]> {
+  const order = keys.length ? sql`order by ${sql.join(keys.map((c) => sql`${sql.ref(`t.${c}`)} desc`))}` : sql``
+  const q = sql<{ page: PageRow<R>[] | string }>`select coalesce(json_agg(t ${order}), '[]'::json) as page from (
+    select ${rowColumns(keys)}, ${agreedOf(spec.reader, sql`r.id`)} as agreed, ${repliesColumn(ctx, spec)} as reply_rows,
+      m.title as market_title, m.outcomes as market_outcomes, m.result as market_result, m.clob as market_clob
+    from ${rows} r left join lateral (select title, outcomes, result, clob from markets where id = r.market_id limit 1) m on true) t`
+  const { rows: out } = await q.execute(ctx.db)
+  return parseJson<PageRow<R>[]>(out[0].page)
+}
+
+/** The extras of rows already read (a page assembled from several queries), in one statement, in their order. */
+export async function extrasOf<R extends PostRow>(ctx: ServiceContext, rows: R[], spec: ExtrasSpec): Promise<PageRow<R>[]> {
+  if (!rows.length) return []
+  const byId = ctx.db.selectFrom('posts as p').select(POST_COLUMNS).where('p.id', 'in', rows.map((r) => r.id)) as unknown as Expression<PostRow>
+  const found = new Map((await readPageRows(ctx, byId, [], spec)).map((x) => [x.id, x]))
+  return rows.map((r) => {
+    // A post deleted between the two reads keeps its row, without extras.
+    const x = found.get(r.id)
+    return {
+      ...r,
+      agreed: x?.agreed ?? null,
+      reply_rows: x?.reply_rows ?? null,
+      market_title: x?.market_title ?? null,
+      market_outcomes: x?.market_outcomes ?? null,
+      market_result: x?.market_result ?? null,
+      market_clob: x?.market_clob ?? null,
+    }
+  })
+}
+
+/** The wire posts of page rows, their threads (replies keyed by parent id), labels and titles. */
+export function pageView<R extends PostRow>(rows: PageRow<R>[], reader: string | null) {
+  const posts: Post[] = []
+  const threads: Record<string, Post[]> = {}
+  const labels: Labels = {}
+  const titles: Titles = {}
+  const results = new Map<string, MarketResult | null>()
+  for (const r of rows) {
+    posts.push(toPost(r, reader, r.agreed))
+    const replies = r.reply_rows
+    if (replies?.length) threads[r.id] = replies.map((x) => toPost(x, reader, x.agreed))
+    if (r.market_id && r.market_title != null) {
+      labels[r.market_id] = r.market_outcomes ?? []
+      titles[r.market_id] = r.market_title
+      // A CLOB market has no results yet (§3.2), as chain/markets.ts marketFromRow.
+      results.set(r.market_id, r.market_clob ? null : r.market_result)
+    }
+  }
+  return { posts, threads, labels, titles, results }
+}
