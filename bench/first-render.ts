@@ -1,11 +1,388 @@
 /**
- * Hook for the elements' first-render benchmark (issue 9: "first render is for a later worker"). `npm run
- * bench` calls `firstRender()` after the service figures and prints its rows; until it is built it answers
- * null and the table shows a "not measured yet" row. The rows it returns use the table's shape:
- * `{ store: 'elements', figure, value, budget, verdict }`.
+ * The elements' first-render benchmark (issue 9): navigation start to the first take card painted on the
+ * plain demo market page (demo/market.html: the one script tag) with 50 posts, in headless Chromium; and,
+ * side by side in the same navigation, the ratio of that time to the moment the thread's JSON finished
+ * loading. `npm run bench` calls `firstRender()` after the service figures; on its own:
+ *
+ *   node --import tsx bench/first-render-cli.ts
+ *
+ * What it serves: `npm run demo -- --port 0` through `startDemoProcess()` (scripts/demo-process.ts), so
+ * the real builds (`vite build` → dist/venuekit.js, `vite build --config demo/vite.config.ts` →
+ * demo/dist) from the reference service on the embedded database (PGlite), in their own process group.
+ *
+ * The market: the page's default market (btc-150k). The demo gives it 4 top-level posts (3 from the seed, 1
+ * written into the venue's room, which the public thread shows too); the rest up to exactly 50 are written
+ * through the real API before measuring: demo wallets sign in (SIWE) and post; Ada and Ben hold their seeded
+ * positions and Farah buys one through the dev fixture-chain route, so their posts are takes with a
+ * server-proven stance, while Chloé's, Dmitri's and Emeka's are plain comments. The newest post is a take,
+ * so the thread's first card is a take card. The service's answer is checked to hold exactly 50 top-level
+ * posts; the element shows its first page (the service's default page size, 20) with Load more, which the
+ * first navigation checks on the page (20 rows, Load more, the first card a take with its body).
+ *
+ * Development: VK_BENCH_RENDER_URL=<address of a running `npm run demo`> measures that demo instead of
+ * starting one (the thread is filled up to 50 posts once; the demo re-reads dist/venuekit.js and demo/dist
+ * on every request, so a rebuild is enough between two runs).
+ *
+ * Method, per navigation (VK_BENCH_RENDER_RUNS, default 18, after 2 warm-up navigations not counted):
+ * - A fresh browser context each time (cold HTTP cache, no storage: signed out), viewport 1280×900. The new
+ *   window first shows about:blank for 600 ms: headless Chromium 156 loads its omnibox WebUI (hundreds of
+ *   chrome:// requests) in every new window, which would otherwise compete with the page for the CPU.
+ * - An init script, installed before any page script (PROBE below), watches the shadow roots the page
+ *   creates until the first `<vk-take-card>` of `<vk-market-comments>`'s list has its `[part~="card"]`.
+ *   From then on it checks, at the start of each frame (rAF callbacks run before that frame's style,
+ *   layout and paint), that the card is laid out with a non-zero size; the frame N where it first is, is
+ *   the frame that first paints it. The figure is the moment frame N's rendering task has finished on the
+ *   main thread (style, layout and paint recorded, handed to the compositor): a `scheduler.postTask` at
+ *   user-blocking priority posted from that rAF callback runs as the first task after it. (The usual
+ *   MessageChannel or setTimeout "after next paint" idiom measured up to 40 ms more here: those tasks wait
+ *   behind the timers the page queued while rendering, e.g. the profile and market batches; Long Animation
+ *   Frame entries confirm the frame ends 1 to 5 ms after the card is found laid out.) The start of the
+ *   following frame (rAF N+1) is kept too, as an upper bound, in `raw.nextFrameP50`. The probe adds no
+ *   polling loop: the page's frames are its own until the card exists.
+ * - Times are `performance.now()` in the page, whose origin is the navigation start.
+ * - The thread's JSON: `responseEnd` of the resource timing entry of the thread read the element issues
+ *   (`GET /v1/social/posts?subjectType=event&subjectRef=<market>…`, no cursor).
+ * - Per navigation the ratio is paint / responseEnd; the rows give the medians of the paint times, of the
+ *   responseEnd times and of the per-navigation ratios. No throttling or CPU emulation.
  */
+import { existsSync } from 'node:fs'
+import os from 'node:os'
+import process from 'node:process'
+import { chromium, type Browser } from 'playwright-core'
+import { PATHS } from '../src/contract/paths.ts'
+import type { ThreadPage } from '../src/contract/types.ts'
+import { DEV_PATHS } from '../src/server/routes/dev.ts'
+import { DEMO_KEYS, type DemoHandle } from '../src/server/demo-wallets.ts'
+import { createClient } from '../src/sdk/index.ts'
+import { privateKeyToAccount } from 'viem/accounts'
+import { startDemoProcess } from '../scripts/demo-process.ts'
 import type { BenchRow } from './run.ts'
+import { fmt, median } from './stats.ts'
 
-export async function firstRender(): Promise<BenchRow[] | null> {
-  return null
+const CHROMIUM_ARGS = ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+const RUNS = Number(process.env.VK_BENCH_RENDER_RUNS ?? 18)
+const WARMUP = 2
+const POSTS = 50
+const MARKET_SLUG = 'btc-150k'
+const PAGE = '/market.html'
+const VIEWPORT = { width: 1280, height: 900 }
+const WAIT_MS = 30_000
+const SETTLE_MS = 600
+
+/** Budgets (issue 9). */
+export const RENDER_BUDGET = { firstRenderMs: 300, ratio: 1.3 }
+
+const row = (figure: string, value = '', budget = '', verdict: BenchRow['verdict'] = '', raw?: Record<string, number>): BenchRow => ({
+  store: 'elements',
+  figure,
+  value,
+  budget,
+  verdict,
+  ...(raw ? { raw } : {}),
+})
+
+/**
+ * The posts written on top of the seed, oldest first (the last one is the newest: the thread's first card).
+ * Ada, Ben and Farah hold a position on the market when they write (takes); Chloé, Dmitri and Emeka do not
+ * (comments).
+ */
+const EXTRA_POSTS: [DemoHandle, string][] = [
+  ['chloe', 'Which index does this settle on, the composite or a single exchange?'],
+  ['farah', 'Bought Yes at 38¢. Spot ETF demand has not had a down month since launch.'],
+  ['emeka', 'Anyone tracking the miner outflows? They usually sell into strength like this.'],
+  ['ben', 'Still No. A 50% move in under two months is not how this market has traded all year.'],
+  ['dmitri', 'The last two cycle tops came 12 to 18 months after the halving. We are inside that window.'],
+  ['ada', 'Long-term holders are not selling. Supply on exchanges is at a five-year low.'],
+  ['chloe', 'Is the one-minute close on the index or the last trade print? Matters a lot for wicks.'],
+  ['farah', 'Options skew flipped to calls for December. The market is pricing a squeeze.'],
+  ['emeka', 'Macro calendar is heavy in November: two CPI prints and a Fed meeting before the deadline.'],
+  ['ben', 'Funding is already elevated. Every leverage flush this year took 20% off the top.'],
+  ['dmitri', 'Realized volatility is low for this time of year. That cuts both ways.'],
+  ['ada', 'Corporate treasuries keep adding every quarter. That bid does not care about the price.'],
+  ['chloe', 'Where is the 62¢ No coming from? Feels like one big seller on the book.'],
+  ['farah', 'Added to Yes on the dip to 35¢. Weekly close above the range high is the trigger.'],
+  ['emeka', 'Stablecoin supply keeps growing. Dry powder on the sidelines, for whatever it is worth.'],
+  ['ben', 'Retail interest on search is flat. Tops come with mania, and there is none yet.'],
+  ['dmitri', 'Hashrate at an all-time high again, for what that says about price (not much).'],
+  ['ada', 'The last three months look like the consolidation before every leg up since 2016.'],
+  ['chloe', 'Does anyone know if the deadline is midnight UTC or the exchange close?'],
+  ['farah', 'Sovereign buying headlines keep coming. One real one and this goes to 60¢.'],
+  ['emeka', 'Watching the ETF flow tracker daily. Three red days in a row this week.'],
+  ['ben', 'The four-year cycle crowd has been early every time. December is too tight.'],
+  ['dmitri', 'Gold just made a new high too. Both are trading as debasement hedges right now.'],
+  ['ada', 'Sizing up a little more. Risk-reward at these odds is lopsided.'],
+  ['chloe', 'The rules page says the reference index; the market description says any major exchange.'],
+  ['farah', 'Open interest is climbing with price, not ahead of it. Healthier than March.'],
+  ['emeka', 'Tax-loss selling in December usually weighs on everything risky.'],
+  ['ben', 'It needs roughly 1% a day from here, every day. Fading.'],
+  ['dmitri', 'Three weeks of inflows would do it. Three weeks of outflows would end it.'],
+  ['ada', 'Mempool fees are waking up. On-chain activity leads price more often than not.'],
+  ['chloe', 'Good thread. Leaning No, but I have not traded it yet.'],
+  ['farah', 'The breakout retest held perfectly. Still Yes.'],
+  ['emeka', 'If the Fed holds in December the risk-on trade gets a lot harder.'],
+  ['ben', 'Implied vol says a 150k print by December is roughly a one-in-three. The price agrees.'],
+  ['dmitri', 'Exchange reserves keep dropping. Nobody is moving coins to sell.'],
+  ['ada', 'Read the resolution source again: any one-minute close counts. Wicks matter.'],
+  ['chloe', 'Thanks, that settles my question from earlier.'],
+  ['farah', 'Momentum traders are only starting to notice. Yes has room.'],
+  ['emeka', 'The previous all-time high took eleven months to clear. Patience.'],
+  ['ben', 'Weekly RSI is already stretched. I will keep my No.'],
+  ['dmitri', 'The move from 100k to 120k took four months. The next 30k in six weeks?'],
+  ['ada', 'Liquidity is thin over the holidays. Thin books make big candles, both ways.'],
+  ['chloe', 'Is anyone else tracking the futures basis? It widened a lot this week.'],
+  ['farah', 'The ETF inflows this week were the biggest since spring. Adding to Yes.'],
+  ['emeka', 'Dollar strength is the thing to watch. A weak dollar month is what this needs.'],
+  ['ben', 'The last three rallies stalled at the same level. Third rejection this morning.'],
+  ['ada', 'Another treasury company announced a raise today. The bid keeps coming. Yes.'],
+]
+/** Who holds a position on the market while writing, and which (side, size in USD) if the seed gave none. */
+const HOLDERS: Partial<Record<DemoHandle, { side: number; size: number } | 'seeded'>> = { ada: 'seeded', ben: 'seeded', farah: { side: 0, size: 25 } }
+
+interface DemoConfig {
+  markets: Record<string, string>
+}
+
+async function json<T>(url: string, init?: RequestInit): Promise<T> {
+  const r = await fetch(url, init)
+  const body = (await r.json()) as T & { error?: { message: string } }
+  if (!r.ok) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${r.status}: ${body.error?.message ?? JSON.stringify(body).slice(0, 200)}`)
+  return body
+}
+
+/** Top-level posts of the market's public thread as a signed-out reader sees them (every page). */
+async function topLevelPosts(base: string, marketId: string): Promise<ThreadPage['posts']> {
+  const posts: ThreadPage['posts'] = []
+  let cursor: string | null = null
+  do {
+    const q = new URLSearchParams({ subjectType: 'event', subjectRef: marketId, limit: '100', ...(cursor ? { cursor } : {}) })
+    const page: ThreadPage = await json<ThreadPage>(`${base}${PATHS.posts}?${q}`)
+    posts.push(...page.posts)
+    cursor = page.nextCursor
+  } while (cursor)
+  return posts
+}
+
+/** Brings the market's thread to exactly `POSTS` top-level posts through the public API; returns the count and takes. */
+async function fillThread(base: string, marketId: string) {
+  const before = await topLevelPosts(base, marketId)
+  if (before.length > POSTS) throw new Error(`the demo market ${MARKET_SLUG} already holds ${before.length} posts, more than ${POSTS}`)
+  const todo = EXTRA_POSTS.slice(EXTRA_POSTS.length - (POSTS - before.length))
+  if (todo.length < POSTS - before.length) throw new Error(`only ${EXTRA_POSTS.length} extra posts are written out; ${POSTS - before.length} are needed`)
+  const clients = new Map<DemoHandle, ReturnType<typeof createClient>>()
+  try {
+    for (const [handle, body] of todo) {
+      let client = clients.get(handle)
+      if (!client) {
+        const account = privateKeyToAccount(DEMO_KEYS[handle])
+        client = createClient({ baseUrl: base, apiKey: null })
+        await client.auth.signIn({ address: account.address, signMessage: (message) => account.signMessage({ message }) })
+        clients.set(handle, client)
+        const hold = HOLDERS[handle]
+        if (hold && hold !== 'seeded')
+          await json(`${base}${DEV_PATHS.trades}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ wallet: account.address.toLowerCase(), marketId, side: hold.side, size: String(hold.size * 1_000_000) }),
+          })
+      }
+      const post = await client.createPost('event', marketId, body)
+      if (!!HOLDERS[handle] !== !!post.stance) throw new Error(`${handle}'s post came back ${post.stance ? 'with' : 'without'} a stance`)
+    }
+  } finally {
+    for (const c of clients.values()) c.close()
+  }
+  const after = await topLevelPosts(base, marketId)
+  if (after.length !== POSTS) throw new Error(`the market's thread holds ${after.length} top-level posts, not ${POSTS}`)
+  if (!after[0].stance) throw new Error("the thread's newest post is not a take")
+  return { posts: after.length, takes: after.filter((p) => p.stance).length, added: todo.length }
+}
+
+/** What the page reports for one navigation (times in ms since navigation start). */
+interface Sample {
+  /** The frame whose rAF callback first found the card laid out. */
+  detected: number
+  /** After that frame's rendering task: the card's first paint. */
+  painted: number
+  /** The start of the following frame. */
+  nextFrame: number
+  /** The thread read's resource timing. */
+  jsonStart: number
+  jsonEnd: number
+  /** dist/venuekit.js loaded, the document's HTML loaded. */
+  bundleEnd: number
+  htmlEnd: number
+  stance: boolean
+  inViewport: boolean
+  rows: number
+  more: boolean
+  cardHasBody: boolean
+}
+
+/**
+ * Installed before any page script (a string, so nothing of this module's transform ends up in it). It
+ * watches every shadow root the page creates (a MutationObserver per root, through `attachShadow`) until the
+ * first take card's `[part~="card"]` is in the thread's list; from then on, at the start of each frame,
+ * it checks the card is laid out with a non-zero size, and records the end of that frame's rendering (the
+ * card's first paint) and the start of the following frame. No polling loop: the page's own frames only.
+ */
+export const PROBE = `(() => {
+  const out = (window.__vkFirstRender = { detected: null, painted: null, nextFrame: null })
+  const card = () => {
+    const list = document.querySelector('vk-market-comments')?.shadowRoot?.querySelector('[part~="list"]')
+    const tc = list?.querySelector('vk-take-card')
+    return tc?.shadowRoot?.querySelector('[part~="card"]') ?? null
+  }
+  const frame = () => {
+    const c = card()
+    const r = c?.getBoundingClientRect()
+    if (!c || !r || r.width <= 0 || r.height <= 0) return void requestAnimationFrame(frame)
+    out.detected = performance.now()
+    // The first task after this frame's rendering task: user-blocking, so it runs ahead of the timers and
+    // messages the page queued meanwhile (those would add their own time to the figure).
+    const painted = () => { out.painted = performance.now() }
+    if (globalThis.scheduler?.postTask) scheduler.postTask(painted, { priority: 'user-blocking' })
+    else { const ch = new MessageChannel(); ch.port1.onmessage = painted; ch.port2.postMessage(0) }
+    requestAnimationFrame(() => { out.nextFrame = performance.now() })
+    out.stance = !!c.querySelector('[part~="stance"]')
+    out.cardHasBody = !!c.querySelector('[part~="body"]')?.textContent?.trim()
+    out.inViewport = r.top < innerHeight && r.bottom > 0
+  }
+  let armed = false
+  const mo = new MutationObserver(() => {
+    if (armed || !card()) return
+    armed = true
+    mo.disconnect()
+    requestAnimationFrame(frame)
+  })
+  const attach = Element.prototype.attachShadow
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init)
+    if (!armed) mo.observe(root, { childList: true, subtree: true })
+    return root
+  }
+})()`
+
+async function navigate(browser: Browser, url: string, marketId: string): Promise<Sample> {
+  const ctx = await browser.newContext({ viewport: VIEWPORT })
+  try {
+    const page = await ctx.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    // A new window of headless Chromium loads its own browser UI (chrome:// pages) for a few hundred ms;
+    // let that finish on about:blank first, so the navigation measured competes only with itself.
+    await page.goto('about:blank')
+    await page.waitForTimeout(SETTLE_MS)
+    await page.addInitScript(PROBE)
+    await page.goto(url, { waitUntil: 'commit' })
+    await page.waitForFunction(() => {
+      const o = (window as unknown as { __vkFirstRender: { painted: number | null; nextFrame: number | null } }).__vkFirstRender
+      return o.painted != null && o.nextFrame != null
+    }, undefined, { timeout: WAIT_MS, polling: 50 })
+    const s = await page.evaluate(async (id) => {
+      // Counted once the whole list is rendered (its rows after the first pass follow the first paint).
+      await (document.querySelector('vk-market-comments') as (Element & { updateComplete?: Promise<unknown> }) | null)?.updateComplete
+      const o = (window as unknown as { __vkFirstRender: Record<string, number | boolean> }).__vkFirstRender
+      const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[]
+      const thread = res.find((e) => {
+        const u = new URL(e.name)
+        return u.pathname === '/v1/social/posts' && u.searchParams.get('subjectRef')?.toLowerCase() === id && !u.searchParams.has('cursor')
+      })
+      const bundle = res.find((e) => new URL(e.name).pathname === '/venuekit.js')
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
+      const root = document.querySelector('vk-market-comments')?.shadowRoot
+      return {
+        detected: o.detected as number,
+        painted: o.painted as number,
+        nextFrame: o.nextFrame as number,
+        jsonStart: thread ? thread.startTime : NaN,
+        jsonEnd: thread ? thread.responseEnd : NaN,
+        bundleEnd: bundle ? bundle.responseEnd : NaN,
+        htmlEnd: nav ? nav.responseEnd : NaN,
+        stance: !!o.stance,
+        inViewport: !!o.inViewport,
+        cardHasBody: !!o.cardHasBody,
+        rows: root?.querySelectorAll('[part~="list"] > [part~="row"]').length ?? 0,
+        more: !!root?.querySelector('[part~="more"]'),
+      }
+    }, marketId)
+    if (errors.length) throw new Error(`page errors on ${url}: ${errors.join('; ')}`)
+    if (!Number.isFinite(s.jsonEnd)) throw new Error(`no resource timing entry for the thread read of ${marketId}`)
+    return s
+  } finally {
+    await ctx.close()
+  }
+}
+
+/**
+ * The first-render rows for `npm run bench`. A failure (the demo did not start, a navigation timed out, the
+ * page threw) is one MISSED row with the reason, so the service figures measured before it still print.
+ */
+export async function firstRender(): Promise<BenchRow[]> {
+  const executablePath = process.env.VK_CHROMIUM ?? '/usr/bin/chromium'
+  if (!existsSync(executablePath))
+    return [row(`first render: skipped: Chromium not found at ${executablePath}, run \`apt-get install chromium\``)]
+  try {
+    return await measure(executablePath)
+  } catch (e) {
+    console.error('  first render failed:', e)
+    return [row(`first render: failed: ${(e as Error).message.split('\n')[0].slice(0, 200)}`, '', `≤ ${RENDER_BUDGET.firstRenderMs} ms`, 'MISSED')]
+  }
+}
+
+async function measure(executablePath: string): Promise<BenchRow[]> {
+  const running = process.env.VK_BENCH_RENDER_URL
+  console.error(running ? `  first render: against the demo at ${running}` : '  first render: building and starting the demo (npm run demo)')
+  const demo = running ? { url: running.replace(/\/+$/, ''), stop: async () => {} } : await startDemoProcess()
+  let browser: Browser | undefined
+  try {
+    const cfg = await json<DemoConfig>(`${demo.url}/demo/config.json`)
+    const marketId = cfg.markets[MARKET_SLUG]
+    const filled = await fillThread(demo.url, marketId)
+    console.error(`  first render: ${filled.posts} posts on ${MARKET_SLUG} (${filled.takes} takes; ${filled.added} written through the API)`)
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS })
+    const url = `${demo.url}${PAGE}`
+    const load0 = os.loadavg()[0]
+    const samples: Sample[] = []
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      const s = await navigate(browser, url, marketId)
+      if (i === 0) {
+        // The page shows this market's thread: its first page of posts, the first one a take, Load more for the rest.
+        const pageSize = Math.min(POSTS, 20)
+        if (s.rows !== pageSize || !s.more) throw new Error(`the page shows ${s.rows} posts${s.more ? '' : ' and no Load more'}; expected the first ${pageSize} of ${POSTS} and Load more`)
+        if (!s.stance || !s.cardHasBody) throw new Error('the first card on the page is not a take with its body')
+      }
+      if (i >= WARMUP) samples.push(s)
+    }
+    const load1 = os.loadavg()[0]
+    const paint = median(samples.map((s) => s.painted))
+    const json50 = median(samples.map((s) => s.jsonEnd))
+    const ratio = median(samples.map((s) => s.painted / s.jsonEnd))
+    const where = `${PAGE}, ${POSTS} posts (first page of ${samples[0].rows} shown), headless Chromium, ${samples.length} cold navigations`
+    return [
+      row(`first render: navigation start → first take card painted (${where})`, `p50 ${fmt(paint)} ms`, `≤ ${RENDER_BUDGET.firstRenderMs} ms`, paint <= RENDER_BUDGET.firstRenderMs ? 'ok' : 'MISSED', {
+        p50: paint,
+        min: Math.min(...samples.map((s) => s.painted)),
+        max: Math.max(...samples.map((s) => s.painted)),
+        nextFrameP50: median(samples.map((s) => s.nextFrame)),
+        detectedP50: median(samples.map((s) => s.detected)),
+        runs: samples.length,
+        loadAvgStart: load0,
+        loadAvgEnd: load1,
+        inViewport: samples.every((s) => s.inViewport) ? 1 : 0,
+      }),
+      row(
+        `  thread JSON loaded (responseEnd of GET ${PATHS.posts}; request started at p50 ${fmt(median(samples.map((s) => s.jsonStart)))} ms, script bundle loaded ${fmt(median(samples.map((s) => s.bundleEnd)))} ms)`,
+        `p50 ${fmt(json50)} ms`,
+        '',
+        '',
+        { p50: json50, startP50: median(samples.map((s) => s.jsonStart)), bundleEndP50: median(samples.map((s) => s.bundleEnd)), htmlEndP50: median(samples.map((s) => s.htmlEnd)) },
+      ),
+      row('  render-to-JSON ratio: first card painted / thread JSON loaded, per navigation', `${ratio.toFixed(2)}×`, `≤ ${RENDER_BUDGET.ratio.toFixed(1)}×`, ratio <= RENDER_BUDGET.ratio ? 'ok' : 'MISSED', {
+        ratio,
+      }),
+    ]
+  } finally {
+    await browser?.close()
+    await demo.stop()
+  }
 }

@@ -8,7 +8,6 @@
  * It talks to the page's venuekit context through a small interface, so the same bar serves the
  * script-tag pages (window.venuekit) and the Vue, Svelte and React apps (their own createVenuekit).
  */
-import { privateKeyToAccount } from 'viem/accounts'
 import { DEMO_WALLETS, type DemoWallet } from '../../src/server/demo-wallets.ts'
 import type { Market } from '../../src/contract/types.ts'
 
@@ -70,6 +69,9 @@ export function mountDevBar(host: HTMLElement, vk: DemoContext, opts: { market?:
         return
       }
       say(`Signing in as ${w.name}…`)
+      // viem (the signing code, most of the demo chrome's weight) loads when a wallet is first picked, not
+      // with the page: a signed-out visit does not download, parse or run it.
+      const { privateKeyToAccount } = await import('viem/accounts')
       const account = privateKeyToAccount(w.privateKey)
       await vk.signIn({ address: account.address, signMessage: (message) => account.signMessage({ message }) })
       wallet = account.address.toLowerCase()

@@ -2,6 +2,7 @@
 import { expect, fixture, html } from '@open-wc/testing'
 import '../../src/elements/market-comments/market-comments.ts'
 import type { VkMarketComments } from '../../src/elements/market-comments/market-comments.element.ts'
+import { FIRST_PASS_ROWS } from '../../src/elements/comments/comments.element.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { button, deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, service, until } from './elements-env.ts'
 
@@ -250,5 +251,41 @@ describe('<vk-market-comments>', () => {
     const el = await mount(market.id, { limit: 1 })
     await until(() => deep(el, '[part~="more"]'), 'loaded')
     expectParts(el, ['thread', 'composer', 'input', 'submit', 'new-bar', 'list', 'row', 'replies', 'reply-row', 'more'])
+  })
+
+  it('issue 9 "first render": a fresh thread renders its first rows in one pass and the rest in the task after that frame is painted', async () => {
+    const vk = await makeVk()
+    const n = FIRST_PASS_ROWS + 3
+    const { market, posts } = await marketWithPosts(n)
+    const el = await mount(market.id, { limit: n - 1 })
+    // What the list held when it first appeared (a mutation observer runs before any later task or frame).
+    const first = new Promise<{ rows: number; more: boolean; busy: string | null }>((resolve) => {
+      const mo = new MutationObserver(() => {
+        const list = el.shadowRoot!.querySelector('[part~="list"]')
+        if (!list) return
+        mo.disconnect()
+        resolve({ rows: rowIds(el).length, more: !!deep(el, '[part~="more"]'), busy: deep(el, '[part~="thread"]')!.getAttribute('aria-busy') })
+      })
+      mo.observe(el.shadowRoot!, { childList: true, subtree: true })
+    })
+    expect(await first).to.deep.equal({ rows: FIRST_PASS_ROWS, more: false, busy: 'true' })
+    // updateComplete waits for the rest: the whole first page, in order, then Load more.
+    await el.updateComplete
+    expect(rowIds(el)).to.deep.equal(posts.slice(1).map((p) => `vk-post-${p.id}`).reverse())
+    expect(deep(el, '[part~="more"]')).to.not.equal(null)
+    expect(deep(el, '[part~="thread"]')!.getAttribute('aria-busy')).to.equal('false')
+    expect(vk.faults.requests.filter((r) => r.url.pathname === '/v1/social/posts')).to.have.length(1)
+  })
+
+  it('issue 9 "first render": focus-post-id on a row after the first pass is found on the first page (no page is loaded for it)', async () => {
+    const vk = await makeVk()
+    const n = FIRST_PASS_ROWS + 3
+    const { market, posts } = await marketWithPosts(n)
+    // The oldest post of the first page: the last row, outside the first pass; a second page exists.
+    const target = posts[1]
+    const el = await fixture<VkMarketComments>(html`<vk-market-comments market-id=${market.id} .limit=${n - 1} focus-post-id=${target.id}></vk-market-comments>`)
+    await until(() => el.shadowRoot!.activeElement?.id === `vk-post-${target.id}`, 'focused row')
+    await el.updateComplete
+    expect(vk.faults.requests.filter((r) => r.url.pathname === '/v1/social/posts' && r.url.searchParams.has('cursor'))).to.have.length(0)
   })
 })

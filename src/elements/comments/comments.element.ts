@@ -1,8 +1,9 @@
-import { html, nothing } from 'lit'
+import { html, nothing, type PropertyValues } from 'lit'
 import { repeat } from 'lit/directives/repeat.js'
 import type { SubjectType } from '../../contract/ids.ts'
 import type { OutcomeLabel, Post } from '../../contract/types.ts'
 import { Composer, composerStyles } from '../shared/composer.ts'
+import { warmFormatters } from '../shared/format.ts'
 import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -12,6 +13,32 @@ import { VenuekitController } from '../shared/venuekit-context.ts'
 import { VkElement } from '../shared/vk-element.ts'
 import '../take-card/take-card.ts'
 import { threadStyles } from './comments.styles.ts'
+
+/**
+ * Rows rendered in the first pass of a freshly loaded thread: about what a screen shows. The rest follow in
+ * the task after that frame is painted, so the first cards do not wait for a whole page of them.
+ */
+export const FIRST_PASS_ROWS = 5
+
+/** Resolves in the task after the next frame is painted (or after 100 ms when no frame comes: a hidden page). */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false
+    const go = () => {
+      if (done) return
+      done = true
+      resolve()
+    }
+    const fallback = setTimeout(go, 100)
+    if (typeof requestAnimationFrame === 'function')
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          clearTimeout(fallback)
+          go()
+        }, 0),
+      )
+  })
+}
 
 /**
  * @summary A thread on any subject: newest first, one level of replies, a composer, load-more.
@@ -89,10 +116,55 @@ export class VkComments extends VkElement {
     return s && this.vk.value ? this.vk.value.comments(s[0], s[1], o) : null
   })
   private readonly composer = new Composer(this, (body) => this.sendPost(body))
+  /** Rows rendered now: `FIRST_PASS_ROWS` during a fresh list's first pass, else all. */
+  private rowCap = Infinity
+  /** The list on screen has had its first pass (reset when the list empties: a new subject, a new reader). */
+  private firstPassDone = false
+  /** The rest of the rows, scheduled after the first pass's paint. */
+  private rest: Promise<void> | null = null
 
   constructor() {
     super()
     this.readOnly = false
+  }
+
+  /** True while only the first rows of a freshly loaded list are rendered (the rest follow after the paint). */
+  protected get partial(): boolean {
+    return this.rowCap !== Infinity
+  }
+
+  /** Plans this update's rows (after the controllers synced the store, before render). */
+  protected override update(changed: PropertyValues<this>) {
+    const n = this.thread.value?.posts.length ?? 0
+    if (!n) this.firstPassDone = false
+    else if (!this.firstPassDone) {
+      this.firstPassDone = true
+      if (n > FIRST_PASS_ROWS) {
+        this.rowCap = FIRST_PASS_ROWS
+        const rest = (this.rest = afterNextPaint().then(() => {
+          if (this.rest === rest) this.rest = null
+          this.rowCap = Infinity
+          this.requestUpdate()
+        }))
+      }
+    }
+    super.update(changed)
+  }
+
+  /** `updateComplete` resolves once every row is rendered, the rows after the first pass included. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let done = await super.getUpdateComplete()
+    while (this.rest) {
+      await this.rest
+      done = await super.getUpdateComplete()
+    }
+    return done
+  }
+
+  override connectedCallback() {
+    super.connectedCallback()
+    // The cards' formatters get built while the thread is on its way, not after it arrived.
+    warmFormatters(this.str.locale)
   }
 
   /** The thread's subject, or null when the attributes do not name one. */
@@ -161,10 +233,14 @@ export class VkComments extends VkElement {
     if (!v) return nothing
     const t = (k: keyof CommentsStrings, params?: Record<string, number>) => this.str.t(k, params)
     const labelsOf = (p: Post) => (p.subjectType === 'event' ? v.labels[p.subjectRef.toLowerCase()] : undefined)
-    const body = pagedBody(v, v.posts.length, commentsPaged(this.str, 'empty'), () =>
+    const partial = this.partial
+    const posts = partial ? v.posts.slice(0, this.rowCap) : v.posts
+    // Load more and a later page's failure show below the whole list, not under a first pass.
+    const paged = partial ? { ...v, hasMore: false, error: null } : v
+    const body = pagedBody(paged, v.posts.length, commentsPaged(this.str, 'empty'), () =>
       html`<ol part="list" class="list">
         ${repeat(
-          v.posts,
+          posts,
           (p) => p.id,
           (p) => {
             const replies = v.threads[p.id] ?? []
@@ -184,7 +260,7 @@ export class VkComments extends VkElement {
         )}
       </ol>`,
     )
-    return html`<section part="thread" class="thread" aria-label=${t('threadLabel')} aria-busy=${v.loading ? 'true' : 'false'}>
+    return html`<section part="thread" class="thread" aria-label=${t('threadLabel')} aria-busy=${v.loading || partial ? 'true' : 'false'}>
       ${this.composerView()}
       <div part="new-bar" class="new-bar" aria-live="polite">
         ${v.newCount > 0

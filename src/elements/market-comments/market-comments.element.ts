@@ -88,7 +88,8 @@ export class VkMarketComments extends VkComments {
     }
     const id = this.focusPostId
     const v = this.thread.value
-    if (!id || this.focused === id || !v || v.loading) return
+    // Not during a first pass: the row may be among the ones that follow it.
+    if (!id || this.focused === id || !v || v.loading || this.partial) return
     const row = this.renderRoot.querySelector<HTMLElement>(`[id="vk-post-${CSS.escape(id)}"]`)
     if (row) {
       this.focused = id

@@ -56,9 +56,20 @@ export class StringsController<S extends Slice> implements ReactiveController {
     } as StringSlices[S]
   }
 
-  /** A formatted string: placeholders, numbers and plurals for the locale. Always text. */
+  /**
+   * A formatted string: placeholders, numbers and plurals for the locale. Always text. Reads the key
+   * from the layers in the order `all` merges them (the last layer that has the key wins), without
+   * building the merged slice: a card asks for a dozen strings per render.
+   */
   t(key: keyof StringSlices[S] & string, params?: Params): string {
-    const template = (this.all as Record<string, string>)[key] ?? key
-    return formatMessage(String(template), params, this.locale)
+    const locale = this.locale
+    const layers = [this.own(), this.extra(), this.provided?.overrides[this.slice], baseStrings(locale)[this.slice]]
+    let template: unknown = key
+    for (const layer of layers)
+      if (layer && Object.prototype.hasOwnProperty.call(layer, key)) {
+        template = (layer as Record<string, unknown>)[key] ?? key
+        break
+      }
+    return formatMessage(String(template), params, locale)
   }
 }
