@@ -1,6 +1,5 @@
 /** The one Hono app. Runtime entries (Node, Deno) wrap it and attach the stream. */
 import { Hono } from 'hono'
-import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import type { ServiceContext } from './context.ts'
 import { ApiError } from './http/errors.ts'
@@ -19,6 +18,7 @@ import { roomRoutes } from './routes/rooms.ts'
 import { modRoutes } from './routes/mod.ts'
 import { recordRoutes } from './routes/records.ts'
 import { venueOriginRoutes } from './routes/venue-origins.ts'
+import { corsHeaders } from './http/cors.ts'
 import { venueOriginCheck } from './http/origin-check.ts'
 import { rateLimit } from './http/rate-limit.ts'
 import { PATHS } from '../contract/paths.ts'
@@ -32,16 +32,7 @@ export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () =
   const app = new Hono()
   // CORS: preflights carry no key value, so they are answered for any origin; the actual request is
   // checked against its key's venue's origins (http/origin-check.ts). Then write rate limits.
-  app.use(
-    '*',
-    cors({
-      origin: (origin) => origin || '*',
-      allowHeaders: ['Authorization', 'Content-Type', 'X-Venue-Key'],
-      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      exposeHeaders: ['Retry-After'],
-      maxAge: 600,
-    }),
-  )
+  app.use('*', corsHeaders())
   app.use('*', venueOriginCheck(ctx))
   app.use('*', rateLimit(ctx))
   app.get(PATHS.health, (c) => c.json({ ok: true, store: ctx.store.kind }))
