@@ -93,6 +93,8 @@ export const zLimit = z
   .transform(Number)
   .pipe(z.number().int().min(1, `must be from 1 to ${LIMITS.pageMax}`).max(LIMITS.pageMax, `must be from 1 to ${LIMITS.pageMax}`))
 export const zCursor = z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'is not a cursor this service issued')
+/** A query that takes no parameters (`parseQuery(c, [], zNoQuery)`). */
+export const zNoQuery = z.object({})
 
 /** A subject: type + ref, where an `event` ref must be a market id (lowercased) and others node keys. */
 export function checkSubject(subjectType: string, subjectRef: string, field = 'subjectRef'): string {

@@ -10,27 +10,43 @@ import { createSession, issueNonce, requireCaller, verifySignedMessage } from '.
 import { profilesFor } from '../services/profiles.ts'
 
 const zSignature = z.string().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a hex signature')
+const nonceBody = z.strictObject({ address: zWallet })
+const verifyBody = z.strictObject({ message: z.string().min(1).max(4000), signature: zSignature, venueId: zVenueId.nullish() })
+const linkBody = z.strictObject({ message: z.string().min(1).max(4000), signature: zSignature })
+const profileBody = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
+    .nullable()
+    .optional(),
+  avatarUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(500)
+    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
+    .nullable()
+    .optional(),
+})
 
 export function authRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
   app.post(PATHS.authNonce, async (c) => {
-    const body = await parseBody(c, z.strictObject({ address: zWallet }))
+    const body = await parseBody(c, nonceBody)
     return c.json(await issueNonce(ctx, body.address))
   })
 
   app.post(PATHS.authVerify, async (c) => {
-    const body = await parseBody(
-      c,
-      z.strictObject({ message: z.string().min(1).max(4000), signature: zSignature, venueId: zVenueId.nullish() }),
-    )
+    const body = await parseBody(c, verifyBody)
     const wallet = await verifySignedMessage(ctx, body.message, body.signature)
     return c.json(await createSession(ctx, wallet, body.venueId ?? null))
   })
 
   app.post(PATHS.authLink, async (c) => {
     const caller = await requireCaller(ctx, c)
-    const body = await parseBody(c, z.strictObject({ message: z.string().min(1).max(4000), signature: zSignature }))
+    const body = await parseBody(c, linkBody)
     const wallet = await verifySignedMessage(ctx, body.message, body.signature)
     const owner = await ctx.db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
     if (owner && owner.account_id !== caller.accountId) {
@@ -63,25 +79,7 @@ export function authRoutes(ctx: ServiceContext) {
 
   app.put(PATHS.myProfile, async (c) => {
     const caller = await requireCaller(ctx, c)
-    const body = await parseBody(
-      c,
-      z.strictObject({
-        name: z
-          .string()
-          .trim()
-          .min(1)
-          .max(40)
-          .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
-          .nullable()
-          .optional(),
-        avatarUrl: z
-          .url({ protocol: /^https?$/ })
-          .max(500)
-          .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
-          .nullable()
-          .optional(),
-      }),
-    )
+    const body = await parseBody(c, profileBody)
     await ctx.db
       .insertInto('profiles')
       .values({ account_id: caller.accountId, name: body.name ?? null, avatar_url: body.avatarUrl ?? null, updated_at: ctx.now() })

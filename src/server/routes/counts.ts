@@ -13,12 +13,15 @@ import { parseQuery, zVenueId } from '../http/validate.ts'
 import { checkAxis, countsBy } from '../services/counts.ts'
 import { takeCounts } from '../services/take-counts.ts'
 
+const takeCountsQuery = z.object({ ids: z.string().optional(), venue: zVenueId.optional() })
+const countsQuery = z.object({ by: z.string().optional() })
+
 export function countRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
   // Public: no session is read, so every reader gets the same answer (§2.6).
   app.get(PATHS.takeCounts, async (c) => {
-    const q = parseQuery(c, TAKE_COUNT_PARAMS, z.object({ ids: z.string().optional(), venue: zVenueId.optional() }))
+    const q = parseQuery(c, TAKE_COUNT_PARAMS, takeCountsQuery)
     const ids = parseIdList(q.ids, {
       param: 'ids',
       what: 'a market id (0x and 64 hex characters)',
@@ -31,7 +34,7 @@ export function countRoutes(ctx: ServiceContext) {
   })
 
   app.get(PATHS.counts, async (c) => {
-    const q = parseQuery(c, COUNTS_PARAMS, z.object({ by: z.string().optional() }))
+    const q = parseQuery(c, COUNTS_PARAMS, countsQuery)
     if (q.by === undefined) {
       throw new ApiError(400, 'validation-failed', `'by' is required: one of ${COUNT_AXES.join(', ')}`, { param: 'by', axes: [...COUNT_AXES] })
     }

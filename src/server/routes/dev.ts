@@ -48,6 +48,11 @@ const zNewMarket = z.strictObject({
   prices: z.array(zBps).max(16).optional(),
 })
 
+const setPriceBody = z.strictObject({ marketId: zMarketId, side: zSide, priceBps: zBps })
+const setPositionBody = z.strictObject({ wallet: zWallet, marketId: zMarketId, side: zSide, size: zSize })
+const tradeBody = z.strictObject({ wallet: zWallet, marketId: zMarketId, side: zSide, size: zSize, priceBps: zBps.optional() })
+const resolveBody = z.strictObject({ marketId: zMarketId, outcome: z.union([zSide, z.literal('void')], { message: "must be an outcome index or 'void'" }) })
+
 export function devRoutes(ctx: ServiceContext, chain: ChainController) {
   const app = new Hono()
 
@@ -76,21 +81,21 @@ export function devRoutes(ctx: ServiceContext, chain: ChainController) {
   })
 
   app.post(DEV_PATHS.prices, async (c) => {
-    const b = await parseBody(c, z.strictObject({ marketId: zMarketId, side: zSide, priceBps: zBps }))
+    const b = await parseBody(c, setPriceBody)
     await checkSide(b.marketId, b.side)
     await chain.setPrice(b.marketId, b.side, b.priceBps)
     return c.json({ marketId: b.marketId, side: b.side, priceBps: b.priceBps })
   })
 
   app.post(DEV_PATHS.positions, async (c) => {
-    const b = await parseBody(c, z.strictObject({ wallet: zWallet, marketId: zMarketId, side: zSide, size: zSize }))
+    const b = await parseBody(c, setPositionBody)
     await checkSide(b.marketId, b.side)
     await chain.setPosition(b.wallet, b.marketId, b.side, b.size)
     return c.json({ wallet: b.wallet, marketId: b.marketId, side: b.side, size: b.size.toString() })
   })
 
   app.post(DEV_PATHS.trades, async (c) => {
-    const b = await parseBody(c, z.strictObject({ wallet: zWallet, marketId: zMarketId, side: zSide, size: zSize, priceBps: zBps.optional() }))
+    const b = await parseBody(c, tradeBody)
     if (b.size === 0n) throw new ApiError(400, 'validation-failed', "'size' must be above 0 for a trade", { param: 'size' })
     await checkSide(b.marketId, b.side)
     await chain.trade({ wallet: b.wallet, marketId: b.marketId, side: b.side, size: b.size, priceBps: b.priceBps })
@@ -98,10 +103,7 @@ export function devRoutes(ctx: ServiceContext, chain: ChainController) {
   })
 
   app.post(DEV_PATHS.resolve, async (c) => {
-    const b = await parseBody(
-      c,
-      z.strictObject({ marketId: zMarketId, outcome: z.union([zSide, z.literal('void')], { message: "must be an outcome index or 'void'" }) }),
-    )
+    const b = await parseBody(c, resolveBody)
     const m = await marketOf(b.marketId)
     if (b.outcome !== 'void' && b.outcome >= m.outcomes.length)
       throw new ApiError(400, 'validation-failed', `'outcome' must be an outcome index below ${m.outcomes.length} or 'void'`, { param: 'outcome' })

@@ -1,9 +1,8 @@
 /** Follow state of a subject (§2.12 `useFollow`): read signed out (following: false), write with a session. */
 import { Hono, type Context } from 'hono'
-import { z } from 'zod'
 import { requireCaller, resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
-import { checkSubject, parseParam, parseQuery, zSubjectType } from '../http/validate.ts'
+import { checkSubject, parseParam, parseQuery, zNoQuery, zSubjectType } from '../http/validate.ts'
 import { follow, followState, unfollow } from '../services/follows.ts'
 
 /** PATHS.follow(subjectType, subjectRef) */
@@ -11,7 +10,7 @@ const PATH = '/v1/social/follows/:subjectType/:subjectRef'
 
 /** The subject named by the path; no query parameters are accepted. */
 function subjectOf(c: Context) {
-  parseQuery(c, [], z.object({}))
+  parseQuery(c, [], zNoQuery)
   const subjectType = parseParam(c, 'subjectType', zSubjectType)
   const subjectRef = checkSubject(subjectType, c.req.param('subjectRef') ?? '')
   return { subjectType, subjectRef }

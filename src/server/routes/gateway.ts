@@ -9,7 +9,7 @@ import { PATHS } from '../../contract/paths.ts'
 import type { SponsorshipState } from '../../contract/types.ts'
 import { requireCaller, resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
-import { parseParam, parseQuery, zVenueId } from '../http/validate.ts'
+import { parseParam, parseQuery, zNoQuery, zVenueId } from '../http/validate.ts'
 import { meter, usageOf } from '../services/usage.ts'
 import { lookupVenueKey, venueOfRequest } from '../services/venue-of-request.ts'
 import { requireVenueAdmin, sponsorshipOf } from '../services/venues.ts'
@@ -19,6 +19,7 @@ const zDays = z
   .regex(/^\d{1,3}$/, 'must be a whole number')
   .transform(Number)
   .pipe(z.number().int().min(1, 'must be from 1 to 366').max(366, 'must be from 1 to 366'))
+const usageQuery = z.object({ days: zDays.optional() })
 
 export function gatewayRoutes(ctx: ServiceContext) {
   const app = new Hono()
@@ -37,14 +38,14 @@ export function gatewayRoutes(ctx: ServiceContext) {
   })
 
   app.get(PATHS.sponsorship, async (c) => {
-    parseQuery(c, [], z.object({}))
+    parseQuery(c, [], zNoQuery)
     const caller = await resolveCaller(ctx, c, false)
     const state: SponsorshipState = await sponsorshipOf(ctx, await venueOfRequest(ctx, c, caller))
     return c.json(state)
   })
 
   app.get('/v1/venues/:venueId/usage', async (c) => {
-    const q = parseQuery(c, ['days'], z.object({ days: zDays.optional() }))
+    const q = parseQuery(c, ['days'], usageQuery)
     const venueId = parseParam(c, 'venueId', zVenueId)
     const caller = await requireCaller(ctx, c)
     await requireVenueAdmin(ctx, caller, venueId, "only the venue's owner reads its usage")

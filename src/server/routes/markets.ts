@@ -9,14 +9,16 @@ import type { MarketsResult } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { notFound } from '../http/errors.ts'
 import { parseIdList } from '../http/id-list.ts'
-import { parseParam, parseQuery, zMarketId } from '../http/validate.ts'
+import { parseParam, parseQuery, zMarketId, zNoQuery } from '../http/validate.ts'
+
+const marketsQuery = z.object({ ids: z.string().optional() })
 
 export function marketRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
   /** Unknown ids are absent from `markets`. */
   app.get(PATHS.markets, async (c) => {
-    const q = parseQuery(c, MARKETS_PARAMS, z.object({ ids: z.string().optional() }))
+    const q = parseQuery(c, MARKETS_PARAMS, marketsQuery)
     const ids = parseIdList(q.ids, {
       param: 'ids',
       what: 'a market id (0x and 64 hex characters)',
@@ -31,7 +33,7 @@ export function marketRoutes(ctx: ServiceContext) {
 
   // Only `0x…` segments: named sub-resources (`/v1/markets/counts`, `/v1/markets/verdicts`) belong to other modules.
   app.get('/v1/markets/:id{0x[^/]*}', async (c) => {
-    parseQuery(c, [], z.object({}))
+    parseQuery(c, [], zNoQuery)
     const id = parseParam(c, 'id', zMarketId)
     const market = (await ctx.chain.markets([id])).get(id)
     if (!market) throw notFound('no market with this id', 'market-not-found')

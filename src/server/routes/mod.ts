@@ -21,28 +21,26 @@ const zModBody = z.strictObject({
   wallet: zWallet.optional(),
   pinned: z.boolean({ message: 'must be true or false' }).optional(),
 })
+const modQueueQuery = z.object({
+  venueId: zVenueId.optional(),
+  state: z.enum(MOD_STATES, { message: "must be 'open' or 'actioned'" }).optional(),
+  limit: zLimit.optional(),
+  cursor: zCursor.optional(),
+})
+const modAuditQuery = z.object({ venueId: zVenueId.optional(), limit: zLimit.optional(), cursor: zCursor.optional() })
 
 export function modRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
   app.get(PATHS.modQueue, async (c) => {
-    const q = parseQuery(
-      c,
-      ['venueId', 'state', 'limit', 'cursor'],
-      z.object({
-        venueId: zVenueId.optional(),
-        state: z.enum(MOD_STATES, { message: "must be 'open' or 'actioned'" }).optional(),
-        limit: zLimit.optional(),
-        cursor: zCursor.optional(),
-      }),
-    )
+    const q = parseQuery(c, ['venueId', 'state', 'limit', 'cursor'], modQueueQuery)
     const caller = await requireCaller(ctx, c)
     const scope = await requireModerator(ctx, caller, q.venueId ?? null)
     return c.json(await queuePage(ctx, caller, scope, q.state ?? 'open', q.limit ?? LIMITS.pageDefault, q.cursor))
   })
 
   app.get(PATHS.modAudit, async (c) => {
-    const q = parseQuery(c, ['venueId', 'limit', 'cursor'], z.object({ venueId: zVenueId.optional(), limit: zLimit.optional(), cursor: zCursor.optional() }))
+    const q = parseQuery(c, ['venueId', 'limit', 'cursor'], modAuditQuery)
     const caller = await requireCaller(ctx, c)
     const scope = await requireModerator(ctx, caller, q.venueId ?? null)
     return c.json(await auditPage(ctx, scope, q.limit ?? LIMITS.pageDefault, q.cursor))

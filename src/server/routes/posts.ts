@@ -23,6 +23,17 @@ export const zBody = z
       .refine(noNul, 'must not contain NUL characters'),
   )
 const zReason = z.string().trim().min(1, 'must not be empty').max(LIMITS.reasonMaxChars, `must be at most ${LIMITS.reasonMaxChars} characters`).refine(noNul, 'must not contain NUL characters')
+const createPostBody = z.strictObject({
+  subjectType: zSubjectType,
+  subjectRef: z.string({ message: 'must be a string' }).max(200),
+  body: zBody,
+  parentId: zPostId.nullish(),
+  room: zRoom.nullish(),
+})
+const editPostBody = z.strictObject({ body: zBody })
+const reactionBody = z.strictObject({ kind: z.literal('agree', { message: "must be 'agree'" }), active: z.boolean({ message: 'must be true or false' }) })
+const reportBody = z.strictObject({ reason: zReason })
+const blockBody = z.strictObject({ wallet: zWallet })
 
 /** The server proves the stance: a request that carries one is refused (§1.4, §4.5.2). */
 async function bodyWithoutStance(c: Context) {
@@ -46,16 +57,7 @@ export function postRoutes(ctx: ServiceContext) {
   app.post(PATHS.posts, async (c) => {
     const caller = await requireCaller(ctx, c)
     const raw = await bodyWithoutStance(c)
-    const b = parse(
-      z.strictObject({
-        subjectType: zSubjectType,
-        subjectRef: z.string({ message: 'must be a string' }).max(200),
-        body: zBody,
-        parentId: zPostId.nullish(),
-        room: zRoom.nullish(),
-      }),
-      raw,
-    )
+    const b = parse(createPostBody, raw)
     const subjectRef = checkSubject(b.subjectType, b.subjectRef)
     const venue = await venueOfRequest(ctx, c, caller)
     const room = b.room ? await placeInRoom(ctx, caller, b.room, venue, { subjectType: b.subjectType, subjectRef }) : null
@@ -67,7 +69,7 @@ export function postRoutes(ctx: ServiceContext) {
     const caller = await requireCaller(ctx, c)
     const id = parseParam(c, 'id', zPostId)
     const raw = await bodyWithoutStance(c)
-    const b = parse(z.strictObject({ body: zBody }), raw)
+    const b = parse(editPostBody, raw)
     return c.json({ post: await editPost(ctx, caller, id, b.body) })
   })
 
@@ -81,20 +83,20 @@ export function postRoutes(ctx: ServiceContext) {
   app.post('/v1/social/posts/:id/reactions', async (c) => {
     const caller = await requireCaller(ctx, c)
     const id = parseParam(c, 'id', zPostId)
-    const b = parse(z.strictObject({ kind: z.literal('agree', { message: "must be 'agree'" }), active: z.boolean({ message: 'must be true or false' }) }), await readJson(c))
+    const b = parse(reactionBody, await readJson(c))
     return c.json(await reactPost(ctx, caller, id, b.kind, b.active))
   })
 
   app.post('/v1/social/posts/:id/reports', async (c) => {
     const caller = await requireCaller(ctx, c)
     const id = parseParam(c, 'id', zPostId)
-    const b = parse(z.strictObject({ reason: zReason }), await readJson(c))
+    const b = parse(reportBody, await readJson(c))
     return c.json(await reportPost(ctx, caller, id, b.reason))
   })
 
   app.post(PATHS.blocks, async (c) => {
     const caller = await requireCaller(ctx, c)
-    const b = parse(z.strictObject({ wallet: zWallet }), await readJson(c))
+    const b = parse(blockBody, await readJson(c))
     if (caller.wallets.includes(b.wallet)) throw new ApiError(400, 'validation-failed', "you can't block yourself")
     const target = await accountForWallet(ctx, b.wallet)
     await ctx.db

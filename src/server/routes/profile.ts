@@ -23,6 +23,7 @@ const zAuthorQuery = z.object({
   limit: zLimit.optional(),
   cursor: zCursor.optional(),
 })
+const profilesQuery = z.object({ wallets: z.string().optional() })
 
 export function profileRoutes(ctx: ServiceContext) {
   const app = new Hono()
@@ -43,7 +44,7 @@ export function profileRoutes(ctx: ServiceContext) {
   })
 
   app.get(PATHS.profiles, async (c) => {
-    const q = parseQuery(c, PROFILES_PARAMS, z.object({ wallets: z.string().optional() }))
+    const q = parseQuery(c, PROFILES_PARAMS, profilesQuery)
     const wallets = parseIdList(q.wallets, {
       param: 'wallets',
       what: 'a wallet address (0x and 40 hex characters)',

@@ -20,6 +20,9 @@ import { recordsFor } from '../services/records.ts'
 import { verdictsFor } from '../services/verdicts.ts'
 
 const FACET_HINT = `'<type>:<ref>' with type one of ${NODE_TYPES.join(', ')}`
+const recordsQuery = z.object({ wallets: z.string({ message: 'is required' }).max(20_000), facet: z.string().max(200).optional() })
+const leaderboardQuery = z.object({ scope: z.string().max(200).optional(), limit: zLimit.optional(), cursor: zCursor.optional() })
+const verdictsQuery = z.object({ ids: z.string({ message: 'is required' }).max(20_000) })
 
 /** `<type>:<ref>` to a node; the ref may itself contain ':'. */
 export function parseFacet(v: string, param: string): NodeRef {
@@ -44,7 +47,7 @@ export function recordRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
   app.get(PATHS.records, async (c) => {
-    const q = parseQuery(c, ['wallets', 'facet'], z.object({ wallets: z.string({ message: 'is required' }).max(20_000), facet: z.string().max(200).optional() }))
+    const q = parseQuery(c, ['wallets', 'facet'], recordsQuery)
     const wallets = idList(q.wallets, 'wallets', LIMITS.walletsPerBatch, WALLET_RE, 'wallet address')
     const facet = q.facet ? parseFacet(q.facet, 'facet') : null
     const owners = await ctx.db.selectFrom('wallets').select(['address', 'account_id']).where('address', 'in', wallets).execute()
@@ -62,11 +65,7 @@ export function recordRoutes(ctx: ServiceContext) {
   })
 
   app.get(PATHS.leaderboard, async (c) => {
-    const q = parseQuery(
-      c,
-      ['scope', 'limit', 'cursor'],
-      z.object({ scope: z.string().max(200).optional(), limit: zLimit.optional(), cursor: zCursor.optional() }),
-    )
+    const q = parseQuery(c, ['scope', 'limit', 'cursor'], leaderboardQuery)
     // `scope` is required (§9.3): 'global' is the global board, never a default.
     if (q.scope === undefined) throw new ApiError(400, 'validation-failed', `'scope' is required: 'global' or ${FACET_HINT}`, { param: 'scope' })
     const scope = q.scope === 'global' ? null : parseFacet(q.scope, 'scope')
@@ -76,7 +75,7 @@ export function recordRoutes(ctx: ServiceContext) {
   })
 
   app.get(PATHS.verdicts, async (c) => {
-    const q = parseQuery(c, ['ids'], z.object({ ids: z.string({ message: 'is required' }).max(20_000) }))
+    const q = parseQuery(c, ['ids'], verdictsQuery)
     const ids = idList(q.ids, 'ids', LIMITS.takeCountIdsPerRequest, MARKET_ID_RE, 'market id')
     const body: VerdictsResult = { verdicts: await verdictsFor(ctx, ids) }
     return c.json(body)

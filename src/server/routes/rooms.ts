@@ -12,7 +12,7 @@ import type { Board, NodeRef, RoomList } from '../../contract/types.ts'
 import { accountForWallet, requireCaller, resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
-import { checkSubject, parseBody, parseParam, parseQuery, zCursor, zLimit, zRoom, zVenueId, zWallet } from '../http/validate.ts'
+import { checkSubject, parseBody, parseParam, parseQuery, zCursor, zLimit, zNoQuery, zRoom, zVenueId, zWallet } from '../http/validate.ts'
 import { boardPage } from '../services/leaderboard.ts'
 import { addMember, headcount, joinRoom, leaveRoom, membershipOf, removeMember } from '../services/membership.ts'
 import { createRoom, findRoom, listRooms, requireRoomAdmin, resolveRoom, roomFromRow } from '../services/rooms.ts'
@@ -31,10 +31,12 @@ const zNewRoom = z.strictObject({
     .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
   self: z.boolean({ message: 'must be true or false' }).optional(),
 })
+const roomListQuery = z.object({ venueId: zVenueId.optional() })
+const boardQuery = z.object({ limit: zLimit.optional(), cursor: zCursor.optional() })
 
 /** No query parameters; the room from the path. */
 function roomParam(c: Context) {
-  parseQuery(c, [], z.object({}))
+  parseQuery(c, [], zNoQuery)
   return parseParam(c, 'room', zRoom)
 }
 
@@ -52,7 +54,7 @@ export function roomRoutes(ctx: ServiceContext) {
   })
 
   app.get(PATHS.rooms, async (c) => {
-    const q = parseQuery(c, ['venueId'], z.object({ venueId: zVenueId.optional() }))
+    const q = parseQuery(c, ['venueId'], roomListQuery)
     const caller = await resolveCaller(ctx, c, false)
     const venueId = q.venueId ?? (await venueOfRequest(ctx, c, caller)).venueId
     if (!venueId) throw new ApiError(400, 'validation-failed', "name the venue: 'venueId' or a venue key", { param: 'venueId' })
@@ -103,7 +105,7 @@ export function roomRoutes(ctx: ServiceContext) {
   app.delete(memberPath, memberWrite(false))
 
   app.get('/v1/rooms/:room/board', async (c) => {
-    const q = parseQuery(c, ['limit', 'cursor'], z.object({ limit: zLimit.optional(), cursor: zCursor.optional() }))
+    const q = parseQuery(c, ['limit', 'cursor'], boardQuery)
     const param = parseParam(c, 'room', zRoom)
     const caller = await resolveCaller(ctx, c, false)
     // A private board read by an outsider is 404 (§7: `notFound`), never 403.

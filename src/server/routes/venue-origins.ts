@@ -3,7 +3,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { requireCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
-import { parseBody, parseParam, parseQuery, zVenueId } from '../http/validate.ts'
+import { parseBody, parseParam, parseQuery, zNoQuery, zVenueId } from '../http/validate.ts'
 import { MAX_ORIGINS, originsOfVenue, setVenueOrigins } from '../services/venue-origins.ts'
 
 const PATH = '/v1/venues/:venueId/origins'
@@ -17,14 +17,14 @@ export function venueOriginRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
   app.get(PATH, async (c) => {
-    parseQuery(c, [], z.object({}))
+    parseQuery(c, [], zNoQuery)
     const venueId = parseParam(c, 'venueId', zVenueId)
     const caller = await requireCaller(ctx, c)
     return c.json(await originsOfVenue(ctx, caller, venueId))
   })
 
   app.put(PATH, async (c) => {
-    parseQuery(c, [], z.object({}))
+    parseQuery(c, [], zNoQuery)
     const venueId = parseParam(c, 'venueId', zVenueId)
     const caller = await requireCaller(ctx, c)
     const body = await parseBody(c, zOrigins)
