@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.ts'
 import type { Market } from '../../contract/types.ts'
 import { isNodeType } from '../../contract/ids.ts'
 import { normalizeMarketId, normalizeWallet, timeId } from '../../core/ids.ts'
-import type { ChainController, ChainSource, HeldPosition, MarketInput } from './source.ts'
+import type { ChainController, ChainSource, HeldPosition, MarketInput, StanceFacts } from './source.ts'
 import { marketFromRow } from './markets.ts'
 
 export class FixtureChain implements ChainSource, ChainController {
@@ -25,18 +25,29 @@ export class FixtureChain implements ChainSource, ChainController {
   }
 
   async positionOf(wallets: string[], marketId: string): Promise<HeldPosition | null> {
-    if (!wallets.length) return null
-    const rows = await this.db
-      .selectFrom('positions')
-      .select(['side', sql<string>`sum(size)::text`.as('size')])
-      .where('wallet', 'in', wallets.map((w) => w.toLowerCase()))
-      .where('market_id', '=', marketId.toLowerCase())
-      .where('size', '>', '0')
-      .groupBy('side')
-      .execute()
-    if (!rows.length) return null
-    rows.sort((a, b) => (BigInt(b.size) > BigInt(a.size) ? 1 : BigInt(b.size) < BigInt(a.size) ? -1 : a.side - b.side))
-    return { side: rows[0].side, size: BigInt(rows[0].size).toString() }
+    return (await this.stanceOf(wallets, marketId)).position
+  }
+
+  /**
+   * One statement: the market's resolution, the wallets' largest open position on it (summed over the
+   * wallets per side; the larger size wins, ties go to the lower side) and that side's price.
+   */
+  async stanceOf(wallets: string[], marketId: string): Promise<StanceFacts> {
+    const id = marketId.toLowerCase()
+    const held = wallets.length
+      ? sql`select side, sum(size) as size from positions where wallet in (${sql.join(wallets.map((w) => w.toLowerCase()))})
+          and market_id = m.id and size > 0 group by side order by sum(size) desc, side limit 1`
+      : sql`select null::int as side, null::numeric as size where false`
+    const { rows } = await sql<{ resolved: boolean; side: number | null; size: string | null; price_bps: number | null }>`
+      select m.resolved_at is not null as resolved, h.side, h.size::text as size, pr.price_bps
+      from markets m
+      left join lateral (${held}) h on true
+      left join prices pr on pr.market_id = m.id and pr.side = h.side
+      where m.id = ${id}`.execute(this.db)
+    const r = rows[0]
+    if (!r) return { position: null, priceBps: null, resolved: false }
+    const position = r.side == null || r.size == null ? null : { side: r.side, size: BigInt(r.size.split('.')[0]).toString() }
+    return { position, priceBps: position ? r.price_bps : null, resolved: !!r.resolved }
   }
 
   async priceOf(marketId: string, side: number): Promise<number | null> {

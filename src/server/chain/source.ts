@@ -11,11 +11,23 @@ export interface HeldPosition {
   size: string
 }
 
+/** What a post's stance is read from, in one read (posts.ts createPost). */
+export interface StanceFacts {
+  /** The largest position any of the wallets holds on the market (ties: the lower side), or null. */
+  position: HeldPosition | null
+  /** The price of that position's side in basis points, or null when unknown or without a position. */
+  priceBps: number | null
+  /** The market has resolved (a post written now is a comment, whatever the wallets hold). */
+  resolved: boolean
+}
+
 export interface ChainSource {
   /** Markets by lowercased id; unknown ids are absent. */
   markets(ids: string[]): Promise<Map<string, Market>>
   /** The largest position any of these wallets holds on the market, or null. */
   positionOf(wallets: string[], marketId: string): Promise<HeldPosition | null>
+  /** Position, its side's price and the market's resolution together: one read on every post write. */
+  stanceOf(wallets: string[], marketId: string): Promise<StanceFacts>
   /** Price of one side in basis points, or null when unknown. */
   priceOf(marketId: string, side: number): Promise<number | null>
 }

@@ -58,7 +58,7 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
   if (input.parentId && !room) room = await placeReply(ctx, caller, input.parentId)
   let marketId: string | null = null
   let facet: { type: string; ref: string } | null = null
-  let nodes: { type: string; ref: string }[] = []
+  let nodes: { type: string; ref: string }[]
   let stance: { side: number; size: string; priceBps: number | null } | null = null
   if (input.subjectType === 'event') {
     const market = (await ctx.chain.markets([input.subjectRef])).get(input.subjectRef)
@@ -67,11 +67,8 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
     facet = market.facet
     nodes = market.nodes
     // A stance is proof of a position held while the market is still open: after resolution a post is a comment.
-    const resolved = await ctx.db.selectFrom('markets').select('resolved_at').where('id', '=', market.id).executeTakeFirst()
-    if (!resolved?.resolved_at) {
-      const pos = await ctx.chain.positionOf(caller.wallets, market.id)
-      if (pos) stance = { side: pos.side, size: pos.size, priceBps: await ctx.chain.priceOf(market.id, pos.side) }
-    }
+    const facts = await ctx.chain.stanceOf(caller.wallets, market.id)
+    if (!facts.resolved && facts.position) stance = { side: facts.position.side, size: facts.position.size, priceBps: facts.priceBps }
   } else {
     facet = { type: input.subjectType, ref: input.subjectRef }
     nodes = [facet]
@@ -79,68 +76,83 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
 
   const now = ctx.now()
   const id = timeId('p_', now.getTime())
-  const post = await ctx.db.transaction().execute(async (tx) => {
-    let roomId = room?.roomId ?? null
-    let roomPrivate = room?.private ?? false
-    if (input.parentId) {
-      const parent = await tx
-        .selectFrom('posts')
-        .select(['id', 'subject_type', 'subject_ref', 'parent_id', 'room_id', 'room_private', 'deleted_at'])
-        .where('id', '=', input.parentId)
-        .forUpdate()
-        .executeTakeFirst()
-      if (!parent || parent.deleted_at) throw notFound('the post you reply to does not exist', 'post-not-found')
-      if (parent.parent_id) throw new ApiError(400, 'reply-depth', 'replies are one level deep: reply to the top-level post instead')
-      if (parent.subject_type !== input.subjectType || parent.subject_ref !== input.subjectRef)
-        throw new ApiError(400, 'parent-mismatch', 'a reply must be on the same subject as the post it answers')
-      if (room && parent.room_id !== room.roomId) throw new ApiError(400, 'parent-mismatch', 'a reply must be in the same room as the post it answers')
-      roomId = parent.room_id
-      roomPrivate = parent.room_private
-    }
-    const score = liveScore({ createdAtMs: now.getTime(), agrees: 0, replies: 0, isTake: !!stance })
-    // The inserted row is the post as stored (nothing later in this transaction changes it): no re-read.
-    const inserted = await tx
-      .insertInto('posts')
-      .values({
-        id,
-        subject_type: input.subjectType,
-        subject_ref: input.subjectRef,
-        account_id: caller.accountId,
-        author: caller.wallet,
-        body: input.body,
-        parent_id: input.parentId ?? null,
-        room_id: roomId,
-        room_private: roomPrivate,
-        market_id: marketId,
-        facet_type: facet?.type ?? null,
-        facet_ref: facet?.ref ?? null,
-        stance_side: stance?.side ?? null,
-        stance_size: stance?.size ?? null,
-        stance_price_bps: stance?.priceBps ?? null,
-        created_at: now,
-        score,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    if (input.parentId) {
-      await tx.updateTable('posts').set({ replies: sql`replies + 1` }).where('id', '=', input.parentId).execute()
-      await rescore(tx, input.parentId)
-    } else if (nodes.length) {
-      await tx
-        .insertInto('post_nodes')
-        .values(nodes.map((n) => ({ post_id: id, node_type: n.type, node_ref: n.ref, score })))
-        .onConflict((oc) => oc.doNothing())
-        .execute()
-    }
-    if (room?.joinOnPost) {
-      await tx
-        .insertInto('room_members')
-        .values({ room_id: room.roomId, account_id: caller.accountId, joined_at: now })
-        .onConflict((oc) => oc.columns(['room_id', 'account_id']).doNothing())
-        .execute()
-    }
-    return inserted as PostRow
+  const score = liveScore({ createdAtMs: now.getTime(), agrees: 0, replies: 0, isTake: !!stance })
+  const row = (roomId: string | null, roomPrivate: boolean) => ({
+    id,
+    subject_type: input.subjectType,
+    subject_ref: input.subjectRef,
+    account_id: caller.accountId,
+    author: caller.wallet,
+    body: input.body,
+    parent_id: input.parentId ?? null,
+    room_id: roomId,
+    room_private: roomPrivate,
+    market_id: marketId,
+    facet_type: facet?.type ?? null,
+    facet_ref: facet?.ref ?? null,
+    stance_side: stance?.side ?? null,
+    stance_size: stance?.size ?? null,
+    stance_price_bps: stance?.priceBps ?? null,
+    created_at: now,
+    score,
   })
+  const nodeRows = nodes.map((n) => ({ post_id: id, node_type: n.type, node_ref: n.ref, score }))
+
+  let post: PostRow
+  if (!input.parentId && !room?.joinOnPost) {
+    // A top-level post: the post and its node-index rows in one statement (atomic on its own, no
+    // begin/commit round trips). The inserted row is the post as stored: no re-read.
+    let q = ctx.db.with('ins', (db) => db.insertInto('posts').values(row(room?.roomId ?? null, room?.private ?? false)).returningAll())
+    if (nodeRows.length)
+      q = q.with('nodes', (db) =>
+        db
+          .insertInto('post_nodes')
+          .values(nodeRows)
+          .onConflict((oc) => oc.doNothing())
+          .returning('post_id'),
+      ) as unknown as typeof q
+    post = (await q.selectFrom('ins').selectAll().executeTakeFirstOrThrow()) as PostRow
+  } else {
+    post = await ctx.db.transaction().execute(async (tx) => {
+      let roomId = room?.roomId ?? null
+      let roomPrivate = room?.private ?? false
+      if (input.parentId) {
+        const parent = await tx
+          .selectFrom('posts')
+          .select(['id', 'subject_type', 'subject_ref', 'parent_id', 'room_id', 'room_private', 'deleted_at'])
+          .where('id', '=', input.parentId)
+          .forUpdate()
+          .executeTakeFirst()
+        if (!parent || parent.deleted_at) throw notFound('the post you reply to does not exist', 'post-not-found')
+        if (parent.parent_id) throw new ApiError(400, 'reply-depth', 'replies are one level deep: reply to the top-level post instead')
+        if (parent.subject_type !== input.subjectType || parent.subject_ref !== input.subjectRef)
+          throw new ApiError(400, 'parent-mismatch', 'a reply must be on the same subject as the post it answers')
+        if (room && parent.room_id !== room.roomId) throw new ApiError(400, 'parent-mismatch', 'a reply must be in the same room as the post it answers')
+        roomId = parent.room_id
+        roomPrivate = parent.room_private
+      }
+      // The inserted row is the post as stored (nothing later in this transaction changes it): no re-read.
+      const inserted = await tx.insertInto('posts').values(row(roomId, roomPrivate)).returningAll().executeTakeFirstOrThrow()
+      if (input.parentId) {
+        await tx.updateTable('posts').set({ replies: sql`replies + 1` }).where('id', '=', input.parentId).execute()
+        await rescore(tx, input.parentId)
+      } else if (nodeRows.length) {
+        await tx
+          .insertInto('post_nodes')
+          .values(nodeRows)
+          .onConflict((oc) => oc.doNothing())
+          .execute()
+      }
+      if (room?.joinOnPost) {
+        await tx
+          .insertInto('room_members')
+          .values({ room_id: room.roomId, account_id: caller.accountId, joined_at: now })
+          .onConflict((oc) => oc.columns(['room_id', 'account_id']).doNothing())
+          .execute()
+      }
+      return inserted as PostRow
+    })
+  }
   await ctx.bus.publish(threadTopic(input.subjectType, input.subjectRef))
   return toPost(post, caller.accountId, new Set())
 }
