@@ -111,7 +111,7 @@ export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainControlle
       .execute()
     const h = w.handle as DemoHandle
     wallets[h] = wallet
-    callers[h] = { accountId, wallet, wallets: [wallet], venueId: null, operator: false, tokenHash: '' }
+    callers[h] = { accountId, wallet, wallets: [wallet], venueId: null, operator: false, tokenHash: '', bans: [] }
   }
 
   const markets: Record<string, string> = {}

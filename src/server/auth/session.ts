@@ -22,6 +22,8 @@ export interface Caller {
   venueId: string | null
   operator: boolean
   tokenHash: string
+  /** The account's ban scopes ('*' or a venue id), read with the session (posts.ts assertNotBanned). */
+  bans: string[]
 }
 
 export async function issueNonce(ctx: ServiceContext, address: string, statement = 'Sign in to venuekit'): Promise<NonceResult> {
@@ -113,11 +115,13 @@ export async function resolveCaller(ctx: ServiceContext, c: Context, strict: boo
     return null
   }
   const hash = sha256(m[1])
-  // The session and its account's wallets in one statement (every signed-in request pays for this).
+  // The session, its account's wallets and its bans in one statement (every signed-in request pays for
+  // this; a write checks the bans without another round trip).
   const s = await ctx.db
     .selectFrom('sessions as s')
     .selectAll('s')
     .select(sql<string[]>`array(select w.address from wallets w where w.account_id = s.account_id order by w.linked_at)`.as('wallets'))
+    .select(sql<string[]>`array(select b.scope from bans b where b.account_id = s.account_id)`.as('bans'))
     .where('s.token_hash', '=', hash)
     .executeTakeFirst()
   if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= ctx.now().getTime()) {
@@ -132,6 +136,7 @@ export async function resolveCaller(ctx: ServiceContext, c: Context, strict: boo
     venueId: s.venue_id,
     operator: wallets.some((w) => ctx.config.operators.has(w)),
     tokenHash: hash,
+    bans: s.bans,
   }
 }
 
