@@ -27,12 +27,12 @@ import http from 'node:http'
 import os from 'node:os'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
-import { privateKeyToAccount } from 'viem/accounts'
 import { PATHS } from '../src/contract/paths.ts'
 import { firstRender } from './first-render.ts'
 import type { FeedPageSpec } from './server-child.ts'
 import { fmt, median, percentile } from './stats.ts'
 import { freshPgDatabase } from '../scripts/lib/pg-database.ts'
+import { signIn } from '../scripts/lib/sign-in.ts'
 
 const STORES = (process.env.VK_BENCH_STORES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as ('pglite' | 'postgres')[]
 const POSTS = { pglite: Number(process.env.VK_BENCH_POSTS_PGLITE ?? 100_000), postgres: Number(process.env.VK_BENCH_POSTS_PG ?? 1_000_000) }
@@ -143,16 +143,6 @@ async function pacedSql(c: Child, page: FeedPageSpec, what: 'rows' | 'page', n: 
     statements = one.statements
   }
   return { ms, statements }
-}
-
-async function signIn(url: string, key: `0x${string}`): Promise<string> {
-  const account = privateKeyToAccount(key)
-  const json = { 'content-type': 'application/json' }
-  const n = await (await fetch(url + PATHS.authNonce, { method: 'POST', headers: json, body: JSON.stringify({ address: account.address }) })).json()
-  const signature = await account.signMessage({ message: n.message })
-  const v = await (await fetch(url + PATHS.authVerify, { method: 'POST', headers: json, body: JSON.stringify({ message: n.message, signature }) })).json()
-  if (!v.token) throw new Error(`sign-in failed: ${JSON.stringify(v)}`)
-  return v.token
 }
 
 /** Sustained post writes from every writer at once, for `seconds`: posts/s, share with a stance, refusals. */

@@ -23,6 +23,7 @@ import { PATHS } from '../src/contract/paths.ts'
 import { randomHex } from '../src/core/ids.ts'
 import { missingPosts, readThread, type AckedPost } from '../bench/readback.ts'
 import { freshPgDatabase } from './lib/pg-database.ts'
+import { signIn } from './lib/sign-in.ts'
 
 const STORES = (process.env.VK_LOAD_STORES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as ('pglite' | 'postgres')[]
 const SECONDS = Number(process.env.VK_LOAD_SECONDS ?? 60)
@@ -57,16 +58,6 @@ const stop = (c: Child) =>
     c.proc.once('exit', () => r())
     c.proc.kill('SIGTERM')
   })
-
-async function signIn(url: string, key: `0x${string}`): Promise<string> {
-  const account = privateKeyToAccount(key)
-  const json = { 'content-type': 'application/json' }
-  const n = await (await fetch(url + PATHS.authNonce, { method: 'POST', headers: json, body: JSON.stringify({ address: account.address }) })).json()
-  const signature = await account.signMessage({ message: n.message })
-  const v = await (await fetch(url + PATHS.authVerify, { method: 'POST', headers: json, body: JSON.stringify({ message: n.message, signature }) })).json()
-  if (!v.token) throw new Error(`sign-in failed: ${JSON.stringify(v)}`)
-  return v.token
-}
 
 const freshDatabase = () => freshPgDatabase(PG_ADMIN, 'vk_load')
 

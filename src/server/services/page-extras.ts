@@ -46,15 +46,20 @@ function agreedOf(reader: string | null, id: RawBuilder<string>) {
   return sql<boolean>`exists (select 1 from reactions ra where ra.post_id = ${id} and ra.account_id = ${reader} and ra.kind = 'agree')`
 }
 
-/** Post columns of a reply, as they must survive json: numeric stance size as text (no lost digits). */
-const REPLY_COLUMNS = POST_COLUMNS.filter((c) => c !== 'p.stance_size')
+/**
+ * `POST_COLUMNS` of the table or subquery `alias`, as they must survive json: the numeric stance size as
+ * text (a json number would lose digits). Used for the rows and their replies alike.
+ */
+const POST_NAMES: string[] = POST_COLUMNS.map((c) => c.slice(2))
+const jsonPostColumns = (alias: string) =>
+  POST_NAMES.map((c) => (c === 'stance_size' ? sql<string>`${sql.ref(`${alias}.stance_size`)}::text`.as(c) : sql.ref(`${alias}.${c}`).as(c)))
 
 function repliesColumn(ctx: ServiceContext, spec: ExtrasSpec) {
   if (!spec.replies) return sql<null>`null::json`
   const replies = ctx.db
     .selectFrom('posts as p')
-    .select(REPLY_COLUMNS)
-    .select([sql<string>`p.stance_size::text`.as('stance_size'), agreedOf(spec.reader, sql`p.id`).as('agreed')])
+    .select(jsonPostColumns('p'))
+    .select(agreedOf(spec.reader, sql`p.id`).as('agreed'))
     .where(sql<boolean>`p.parent_id = r.id`)
     .where(visibleTo(spec.replies))
     .orderBy('p.id')
@@ -62,13 +67,9 @@ function repliesColumn(ctx: ServiceContext, spec: ExtrasSpec) {
   return sql<ReplyRow[]>`(select coalesce(json_agg(x order by x.id), '[]'::json) from (${replies}) x)`
 }
 
-/** Columns of `rows` as the page statement returns them; numeric stance size as text (json would lose digits). */
-const POST_NAMES: string[] = POST_COLUMNS.map((c) => c.slice(2))
+/** Columns of `rows` as the page statement returns them: the post's (json-safe), then its sort keys. */
 const rowColumns = (keys: string[]) =>
-  sql.join([
-    ...POST_NAMES.map((c) => (c === 'stance_size' ? sql`r.stance_size::text as stance_size` : sql.ref(`r.${c}`))),
-    ...keys.filter((k) => !POST_NAMES.includes(k)).map((k) => sql.ref(`r.${k}`)),
-  ])
+  sql.join([...jsonPostColumns('r'), ...keys.filter((k) => !POST_NAMES.includes(k)).map((k) => sql.ref(`r.${k}`))])
 
 /**
  * Runs `rows` (a parenthesized subquery selecting `POST_COLUMNS`, plus the sort keys `keys`: a Kysely
