@@ -19,7 +19,9 @@
  * (1000000), VK_BENCH_PG_URL (default $VK_PG_URL or postgres://postgres@127.0.0.1:5432/test; the PostgreSQL
  * rows are skipped with a note when no server answers), VK_BENCH_REPEATS (5), VK_BENCH_SAMPLES (300
  * sequential requests per figure per round), VK_BENCH_WRITE_SECONDS (5), VK_BENCH_JSON (write the rows
- * as JSON to this file too), VK_BENCH_PROFILE (a directory: the service process writes a V8 CPU profile there).
+ * as JSON to this file too), VK_BENCH_PROFILE (a directory: the service process writes a V8 CPU profile there),
+ * VK_BENCH_PARTS (default "feed,writes,render": run only some parts, e.g. "writes" while working on the write path;
+ * "feed" is the feed pages, the overhead ratios and the take counts).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -41,6 +43,7 @@ const SAMPLES = Number(process.env.VK_BENCH_SAMPLES ?? 300)
 const WRITE_SECONDS = Number(process.env.VK_BENCH_WRITE_SECONDS ?? 5)
 const PG_ADMIN = process.env.VK_BENCH_PG_URL ?? process.env.VK_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const WRITERS = 16
+const PARTS = new Set((process.env.VK_BENCH_PARTS ?? 'feed,writes,render').split(',').map((s) => s.trim()))
 
 /** Budgets (issue 9), for the verdict column. */
 const BUDGET = {
@@ -145,31 +148,85 @@ async function pacedSql(c: Child, page: FeedPageSpec, what: 'rows' | 'page', n: 
   return { ms, statements }
 }
 
-/** Sustained post writes from every writer at once, for `seconds`: posts/s, share with a stance, refusals. */
+/**
+ * CPU seconds used so far (user + system, from /proc; Linux only, else null) by the service process, by
+ * PostgreSQL's processes and by this process (the bench client): where a write's CPU goes on a machine
+ * where all three share the cores.
+ */
+function cpuSeconds(servicePid: number | undefined): { service: number; postgres: number; client: number } | null {
+  const ticks = (pid: number | string) => {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+      return (Number(f[11]) + Number(f[12])) / 100
+    } catch {
+      return 0
+    }
+  }
+  try {
+    let postgres = 0
+    for (const d of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue
+      let comm = ''
+      try {
+        comm = fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim()
+      } catch {}
+      if (comm === 'postgres') postgres += ticks(d)
+    }
+    return { service: servicePid ? ticks(servicePid) : 0, postgres, client: ticks(process.pid) }
+  } catch {
+    return null
+  }
+}
+
+/** A POST over node:http on the given keep-alive agent: status and the body as text. */
+function post(url: string, agent: http.Agent, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/**
+ * Sustained post writes from every writer at once, for `seconds`: posts/s, share with a stance, refusals.
+ * Each writer is one keep-alive connection (node:http: the client shares the 2 cores with the service and
+ * PostgreSQL, and `fetch` cost it about twice the CPU per request).
+ */
 async function writeThroughput(c: Child, tokens: string[], seconds: number) {
   let ok = 0
   let stance = 0
   let errors = 0
   const until = performance.now() + seconds * 1000
   const t0 = performance.now()
+  const cpu0 = cpuSeconds(c.proc.pid)
+  const url = c.url + PATHS.posts
   await Promise.all(
     tokens.map(async (token, w) => {
-      for (let i = 0; performance.now() < until; i++) {
-        const m = c.markets[(w * 7 + i) % c.markets.length]
-        const res = await fetch(c.url + PATHS.posts, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ subjectType: 'event', subjectRef: m, body: `bench write ${w}-${i}` }),
-        })
-        const body = await res.json()
-        if (res.status === 201) {
-          ok++
-          if (body.post.stance) stance++
-        } else errors++
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
+      try {
+        for (let i = 0; performance.now() < until; i++) {
+          const m = c.markets[(w * 7 + i) % c.markets.length]
+          const res = await post(url, agent, headers, JSON.stringify({ subjectType: 'event', subjectRef: m, body: `bench write ${w}-${i}` }))
+          if (res.status === 201) {
+            ok++
+            if (JSON.parse(res.text).post.stance) stance++
+          } else errors++
+        }
+      } finally {
+        agent.destroy()
       }
     }),
   )
-  return { perSecond: ok / ((performance.now() - t0) / 1000), withStance: stance / Math.max(1, ok), errors }
+  const cpu1 = cpuSeconds(c.proc.pid)
+  // CPU milliseconds per acknowledged write, per process group.
+  const cpuPerWrite = cpu0 && cpu1 && ok ? { service: ((cpu1.service - cpu0.service) * 1000) / ok, postgres: ((cpu1.postgres - cpu0.postgres) * 1000) / ok, client: ((cpu1.client - cpu0.client) * 1000) / ok } : null
+  return { perSecond: ok / ((performance.now() - t0) / 1000), withStance: stance / Math.max(1, ok), errors, cpuPerWrite }
 }
 
 async function pgAnswers(url: string) {
@@ -199,12 +256,23 @@ const verdict = (ok: boolean): 'ok' | 'MISSED' => (ok ? 'ok' : 'MISSED')
 async function benchStore(kind: 'pglite' | 'postgres') {
   const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL'
   const posts = POSTS[kind]
-  const at = `@ ${posts.toLocaleString('en')} posts`
   const db = kind === 'postgres' ? await freshDatabase() : null
   const tSeed = Date.now()
   const c = await startChild(kind, posts, db?.url)
   console.error(`  ${label}: service up, ${posts.toLocaleString('en')} posts seeded in ${(c.seedMs / 1000).toFixed(1)} s (start to ready ${((Date.now() - tSeed) / 1000).toFixed(1)} s)`)
   try {
+    if (PARTS.has('feed')) await benchReads(c, kind)
+    if (PARTS.has('writes')) await benchWrites(c, kind)
+  } finally {
+    await c.stop()
+    await db?.drop()
+  }
+}
+
+async function benchReads(c: Child, kind: 'pglite' | 'postgres') {
+  const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL'
+  const at = `@ ${POSTS[kind].toLocaleString('en')} posts`
+  {
     const feed = `${c.url}${PATHS.feed}`
     const first = await timed(`${feed}?limit=20`)
     const pages: { name: string; url: string; spec: FeedPageSpec }[] = [
@@ -301,18 +369,25 @@ async function benchStore(kind: 'pglite' | 'postgres') {
       verdict: verdict(tc99 <= BUDGET.takeCountsP99),
       raw: { p50: median(tc.p50), p99: tc99 },
     })
+  }
+}
 
+async function benchWrites(c: Child, kind: 'pglite' | 'postgres') {
+  const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL'
+  {
     const tokens = await Promise.all(c.keys.map((k) => signIn(c.url, k)))
     for (const limits of [false, true]) {
       await c.ask({ cmd: 'rate-limits', value: limits ? { perAccount: 1e9, perKey: 1e9, perIp: 1e9, signInPerIp: 1e9 } : null })
       const per: number[] = []
       let stance = 1
       let errors = 0
+      const cpu: { service: number[]; postgres: number[]; client: number[] } = { service: [], postgres: [], client: [] }
       for (let r = 0; r < REPEATS; r++) {
         const w = await writeThroughput(c, tokens, WRITE_SECONDS)
         per.push(w.perSecond)
         stance = Math.min(stance, w.withStance)
         errors += w.errors
+        if (w.cpuPerWrite) for (const k of ['service', 'postgres', 'client'] as const) cpu[k].push(w.cpuPerWrite[k])
       }
       const v = median(per)
       const budget = BUDGET.writesPerSecond[kind]
@@ -324,11 +399,19 @@ async function benchStore(kind: 'pglite' | 'postgres') {
         verdict: budget ? verdict(v >= budget && errors === 0 && stance === 1) : errors === 0 && stance === 1 ? '' : 'MISSED',
         raw: { perSecond: v, stance, errors },
       })
+      if (cpu.service.length) {
+        const [sv, db, cl] = [median(cpu.service), median(cpu.postgres), median(cpu.client)]
+        rows.push({
+          store: label,
+          figure: `  profile: CPU per write (service / ${kind === 'postgres' ? 'PostgreSQL' : 'PostgreSQL processes (none)'} / bench client)`,
+          value: `${fmt(sv)} / ${fmt(db)} / ${fmt(cl)} ms`,
+          budget: '',
+          verdict: '',
+          raw: { service: sv, postgres: db, client: cl },
+        })
+      }
     }
     await c.ask({ cmd: 'rate-limits', value: null })
-  } finally {
-    await c.stop()
-    await db?.drop()
   }
 }
 
@@ -342,9 +425,11 @@ for (const kind of STORES) {
   }
   await benchStore(kind)
 }
-const fr = await firstRender()
-if (fr) rows.push(...fr)
-else rows.push({ store: 'elements', figure: 'first render (hook: bench/first-render.ts)', value: 'not measured yet', budget: '', verdict: '' })
+if (PARTS.has('render')) {
+  const fr = await firstRender()
+  if (fr) rows.push(...fr)
+  else rows.push({ store: 'elements', figure: 'first render (hook: bench/first-render.ts)', value: 'not measured yet', budget: '', verdict: '' })
+}
 
 const cpu = os.cpus()
 const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB; ${os.type()} ${os.release()}; node ${process.version}; load average ${load0[0].toFixed(2)} at start, ${os.loadavg()[0].toFixed(2)} at end`

@@ -11,6 +11,7 @@ import { LIMITS } from '../../contract/limits.ts'
 import type { NonceResult, SessionInfo } from '../../contract/types.ts'
 import { randomHex } from '../../core/ids.ts'
 import type { ServiceContext } from '../context.ts'
+import { executeCached } from '../db/plan-cache.ts'
 import { ApiError, unauthenticated } from '../http/errors.ts'
 import { newSessionToken, sha256 } from './tokens.ts'
 import { ensureAccount } from '../services/accounts.ts'
@@ -117,13 +118,15 @@ export async function resolveCaller(ctx: ServiceContext, c: Context, strict: boo
   const hash = sha256(m[1])
   // The session, its account's wallets and its bans in one statement (every signed-in request pays for
   // this; a write checks the bans without another round trip).
-  const s = await ctx.db
-    .selectFrom('sessions as s')
-    .selectAll('s')
-    .select(sql<string[]>`array(select w.address from wallets w where w.account_id = s.account_id order by w.linked_at)`.as('wallets'))
-    .select(sql<string[]>`array(select b.scope from bans b where b.account_id = s.account_id)`.as('bans'))
-    .where('s.token_hash', '=', hash)
-    .executeTakeFirst()
+  const [s] = await executeCached(
+    ctx.db,
+    ctx.db
+      .selectFrom('sessions as s')
+      .selectAll('s')
+      .select(sql<string[]>`array(select w.address from wallets w where w.account_id = s.account_id order by w.linked_at)`.as('wallets'))
+      .select(sql<string[]>`array(select b.scope from bans b where b.account_id = s.account_id)`.as('bans'))
+      .where('s.token_hash', '=', hash),
+  )
   if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= ctx.now().getTime()) {
     if (strict) throw new ApiError(401, 'session-expired', 'your session has ended; sign in again')
     return null

@@ -6,6 +6,7 @@ import { isNodeType } from '../../contract/ids.ts'
 import { normalizeMarketId, normalizeWallet, timeId } from '../../core/ids.ts'
 import type { ChainController, ChainSource, HeldPosition, MarketInput, StanceFacts } from './source.ts'
 import { marketFromRow } from './markets.ts'
+import { PLAN_CACHED } from '../db/plan-cache.ts'
 
 export class FixtureChain implements ChainSource, ChainController {
   /** Called after a market resolves (records, settlements, realtime). */
@@ -29,7 +30,7 @@ export class FixtureChain implements ChainSource, ChainController {
   }
 
   /**
-   * One statement: the market's resolution, the wallets' largest open position on it (summed over the
+   * One statement: the market, its resolution, the wallets' largest open position on it (summed over the
    * wallets per side; the larger size wins, ties go to the lower side) and that side's price.
    */
   async stanceOf(wallets: string[], marketId: string): Promise<StanceFacts> {
@@ -38,16 +39,16 @@ export class FixtureChain implements ChainSource, ChainController {
       ? sql`select side, sum(size) as size from positions where wallet in (${sql.join(wallets.map((w) => w.toLowerCase()))})
           and market_id = m.id and size > 0 group by side order by sum(size) desc, side limit 1`
       : sql`select null::int as side, null::numeric as size where false`
-    const { rows } = await sql<{ resolved: boolean; side: number | null; size: string | null; price_bps: number | null }>`
-      select m.resolved_at is not null as resolved, h.side, h.size::text as size, pr.price_bps
+    const { rows } = await sql<Record<string, unknown> & { resolved: boolean; held_side: number | null; held_size: string | null; held_price_bps: number | null }>`${sql.raw(PLAN_CACHED)}
+      select m.*, m.resolved_at is not null as resolved, h.side as held_side, h.size::text as held_size, pr.price_bps as held_price_bps
       from markets m
       left join lateral (${held}) h on true
       left join prices pr on pr.market_id = m.id and pr.side = h.side
       where m.id = ${id}`.execute(this.db)
     const r = rows[0]
-    if (!r) return { position: null, priceBps: null, resolved: false }
-    const position = r.side == null || r.size == null ? null : { side: r.side, size: BigInt(r.size.split('.')[0]).toString() }
-    return { position, priceBps: position ? r.price_bps : null, resolved: !!r.resolved }
+    if (!r) return { market: null, position: null, priceBps: null, resolved: false }
+    const position = r.held_side == null || r.held_size == null ? null : { side: r.held_side, size: BigInt(r.held_size.split('.')[0]).toString() }
+    return { market: marketFromRow(r), position, priceBps: position ? r.held_price_bps : null, resolved: !!r.resolved }
   }
 
   async priceOf(marketId: string, side: number): Promise<number | null> {

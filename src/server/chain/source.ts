@@ -13,6 +13,8 @@ export interface HeldPosition {
 
 /** What a post's stance is read from, in one read (posts.ts createPost). */
 export interface StanceFacts {
+  /** The market itself, or null when no market has this id (then nothing else is set). */
+  market: Market | null
   /** The largest position any of the wallets holds on the market (ties: the lower side), or null. */
   position: HeldPosition | null
   /** The price of that position's side in basis points, or null when unknown or without a position. */
@@ -26,7 +28,7 @@ export interface ChainSource {
   markets(ids: string[]): Promise<Map<string, Market>>
   /** The largest position any of these wallets holds on the market, or null. */
   positionOf(wallets: string[], marketId: string): Promise<HeldPosition | null>
-  /** Position, its side's price and the market's resolution together: one read on every post write. */
+  /** The market, the position, its side's price and the market's resolution together: one read on every post write. */
   stanceOf(wallets: string[], marketId: string): Promise<StanceFacts>
   /** Price of one side in basis points, or null when unknown. */
   priceOf(marketId: string, side: number): Promise<number | null>

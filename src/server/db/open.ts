@@ -9,6 +9,7 @@ import process from 'node:process'
 import type { Database } from './schema.ts'
 import { migrationProvider } from './migrations.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
+import { preparePlanCached } from './plan-cache.ts'
 
 export interface Store {
   db: Kysely<Database>
@@ -73,6 +74,8 @@ export async function openStore(opts: { dataDir?: string | null; databaseUrl?: s
     // An idle client dropped by the server (restart, failover, admin kill) is removed by the pool; without a
     // listener its 'error' event would be an uncaught exception that ends the process.
     pool.on('error', (e) => console.error('[venuekit] idle database connection lost:', e.message))
+    // The hot fixed-shape statements keep their plans per connection (plan-cache.ts).
+    pool.on('connect', (client) => preparePlanCached(client))
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   } else {
     const { PGlite } = await import('@electric-sql/pglite')

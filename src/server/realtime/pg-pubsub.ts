@@ -9,6 +9,16 @@ import type { PubSub } from './pubsub.ts'
 const CHANNEL = 'venuekit_events'
 const RECONNECT_MAX_MS = 30_000
 
+/** A notification's payload: the topic, and ` <n>` when it was published n > 1 times in one batch (topics hold no spaces). */
+export function busPayload(topic: string, count: number): string {
+  return count > 1 ? `${topic} ${count}` : topic
+}
+
+export function readBusPayload(payload: string): { topic: string; count: number } {
+  const m = / (\d{1,6})$/.exec(payload)
+  return m ? { topic: payload.slice(0, m.index), count: Number(m[1]) } : { topic: payload, count: 1 }
+}
+
 export class PgPubSub implements PubSub {
   private listeners = new Set<(topic: string) => void>()
   private closed = false
@@ -38,11 +48,13 @@ export class PgPubSub implements PubSub {
     const client = new pg.Client({ connectionString: this.connectionString })
     client.on('notification', (n) => {
       if (n.channel !== CHANNEL || !n.payload) return
-      for (const l of [...this.listeners]) {
-        try {
-          l(n.payload)
-        } catch {}
-      }
+      const { topic, count } = readBusPayload(n.payload)
+      for (let i = 0; i < count; i++)
+        for (const l of [...this.listeners]) {
+          try {
+            l(topic)
+          } catch {}
+        }
     })
     client.on('error', (e) => {
       if (!this.closed) console.error('[venuekit] LISTEN connection error:', e.message)
@@ -86,8 +98,44 @@ export class PgPubSub implements PubSub {
     return this.listen !== null
   }
 
-  async publish(topic: string) {
-    await this.pool.query('select pg_notify($1, $2)', [CHANNEL, topic])
+  /**
+   * Publishes are coalesced: while one NOTIFY statement is on its way, the topics published meanwhile
+   * wait and go together in the next one. Under concurrent writes that is one statement for many posts
+   * instead of one each. Every publish is still one event for the subscribers (§6.1: every change fires):
+   * a topic published n times in a batch travels once with its count (`busPayload`), because PostgreSQL
+   * folds identical notifications of one transaction into one. The promise settles when the statement
+   * carrying the topic has run.
+   */
+  publish(topic: string): Promise<void> {
+    let batch = this.queued
+    if (!batch) {
+      let settle!: (e?: unknown) => void
+      const done = new Promise<void>((resolve, reject) => (settle = (e) => (e === undefined ? resolve() : reject(e))))
+      batch = this.queued = { topics: new Map(), done, settle }
+      if (!this.sending) queueMicrotask(() => void this.sendQueued())
+    }
+    batch.topics.set(topic, (batch.topics.get(topic) ?? 0) + 1)
+    return batch.done
+  }
+
+  private queued: { topics: Map<string, number>; done: Promise<void>; settle: (e?: unknown) => void } | null = null
+  private sending = false
+
+  private async sendQueued() {
+    const batch = this.queued
+    if (!batch || this.sending) return
+    this.queued = null
+    this.sending = true
+    try {
+      const payloads = [...batch.topics].map(([topic, n]) => busPayload(topic, n))
+      await this.pool.query('select pg_notify($1, p) from unnest($2::text[]) p', [CHANNEL, payloads])
+      batch.settle()
+    } catch (e) {
+      batch.settle(e ?? new Error('NOTIFY failed'))
+    } finally {
+      this.sending = false
+      if (this.queued) void this.sendQueued()
+    }
   }
   subscribe(listener: (topic: string) => void) {
     this.listeners.add(listener)

@@ -11,6 +11,7 @@ import { timeId } from '../../core/ids.ts'
 import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import type { Database } from '../db/schema.ts'
+import { PLAN_CACHED } from '../db/plan-cache.ts'
 import { ApiError, forbidden, notFound } from '../http/errors.ts'
 import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
 import { placeReply } from './room-placement.ts'
@@ -61,13 +62,14 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
   let nodes: { type: string; ref: string }[]
   let stance: { side: number; size: string; priceBps: number | null } | null = null
   if (input.subjectType === 'event') {
-    const market = (await ctx.chain.markets([input.subjectRef])).get(input.subjectRef)
+    // The market and the caller's stance facts in one read.
+    const facts = await ctx.chain.stanceOf(caller.wallets, input.subjectRef)
+    const market = facts.market
     if (!market) throw notFound('no market with this id', 'market-not-found')
     marketId = market.id
     facet = market.facet
     nodes = market.nodes
     // A stance is proof of a position held while the market is still open: after resolution a post is a comment.
-    const facts = await ctx.chain.stanceOf(caller.wallets, market.id)
     if (!facts.resolved && facts.position) stance = { side: facts.position.side, size: facts.position.size, priceBps: facts.priceBps }
   } else {
     facet = { type: input.subjectType, ref: input.subjectRef }
@@ -102,16 +104,20 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
   if (!input.parentId && !room?.joinOnPost) {
     // A top-level post: the post and its node-index rows in one statement (atomic on its own, no
     // begin/commit round trips). The inserted row is the post as stored: no re-read.
-    let q = ctx.db.with('ins', (db) => db.insertInto('posts').values(row(room?.roomId ?? null, room?.private ?? false)).returningAll())
-    if (nodeRows.length)
-      q = q.with('nodes', (db) =>
-        db
-          .insertInto('post_nodes')
-          .values(nodeRows)
-          .onConflict((oc) => oc.doNothing())
-          .returning('post_id'),
-      ) as unknown as typeof q
-    post = (await q.selectFrom('ins').selectAll().executeTakeFirstOrThrow()) as PostRow
+    // Written as SQL: one statement text whatever the number of nodes (they travel as two arrays), so
+    // PostgreSQL keeps its plan (plan-cache.ts), and no query builder runs on the hottest write.
+    const r = row(room?.roomId ?? null, room?.private ?? false)
+    const { rows: [inserted] } = await sql<PostRow>`${sql.raw(PLAN_CACHED)}with ins as (
+        insert into posts (${sql.join(Object.keys(r).map((k) => sql.ref(k)))}) values (${sql.join(Object.values(r))}) returning *
+      ), nodes as (
+        insert into post_nodes (post_id, node_type, node_ref, score)
+        select ins.id, n.t, n.r, ins.score from ins, unnest(${nodes.map((n) => n.type)}::text[], ${nodes.map((n) => n.ref)}::text[]) as n(t, r)
+        on conflict do nothing
+        returning post_id
+      )
+      select * from ins`.execute(ctx.db)
+    if (!inserted) throw new Error('the post insert answered no row')
+    post = inserted as PostRow
   } else {
     post = await ctx.db.transaction().execute(async (tx) => {
       let roomId = room?.roomId ?? null

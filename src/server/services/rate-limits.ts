@@ -10,6 +10,7 @@
  */
 import { sql } from 'kysely'
 import type { ServiceContext } from '../context.ts'
+import { PLAN_CACHED } from '../db/plan-cache.ts'
 
 export interface RateLimits {
   /** Writes per signed-in account per window. */
@@ -104,7 +105,7 @@ export async function countWrite(ctx: ServiceContext, limits: RateLimits, req: H
   // synchronous_commit off for this statement's own transaction: a counter row is hot (every write from
   // one address or key bumps it) and its lock is held until commit; not waiting for the WAL flush lets the
   // next writer in at once. A crash may forget the last counts, never a post.
-  const { rows } = await sql<{ bucket: string; hits: number }>`
+  const { rows } = await sql<{ bucket: string; hits: number }>`${sql.raw(PLAN_CACHED)}
     insert into rate_counters (bucket, window_start, hits)
     select b, ${start}, 1 from (
       select b from unnest(${direct}::text[]) as b

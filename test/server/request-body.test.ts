@@ -1,0 +1,74 @@
+/**
+ * Request bodies on the Node server: read from the request stream itself, no further than the byte
+ * limit (LIMITS.bodyMaxBytes), whether or not a content-length is sent, and decoded as UTF-8 even when a
+ * character is split across network chunks.
+ */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import http from 'node:http'
+import { LIMITS } from '../../src/contract/limits.ts'
+import { PATHS } from '../../src/contract/paths.ts'
+import { addMarket, call, expectError, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+
+let svc: TestService
+let user: TestUser
+before(async () => {
+  svc = await startTestService()
+  user = await signIn(svc)
+})
+after(() => svc.close())
+
+/** Sends `chunks` one write at a time with chunked transfer encoding (no content-length). */
+function chunked(path: string, chunks: Uint8Array[], token: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (c) => (text += c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }))
+    })
+    req.on('error', reject)
+    ;(async () => {
+      for (const c of chunks) {
+        req.write(c)
+        await new Promise((r) => setTimeout(r, 5))
+      }
+      req.end()
+    })()
+  })
+}
+
+describe('request bodies (Node)', () => {
+  it('a body over the byte limit with its content-length is 413 payload-too-large', async () => {
+    const m = await addMarket(svc)
+    const body = JSON.stringify({ subjectType: 'event', subjectRef: m.id, body: 'x'.repeat(LIMITS.bodyMaxBytes) })
+    expectError(await call(svc, 'POST', PATHS.posts, { token: user.token, body }), 413, 'payload-too-large', `request body is larger than ${LIMITS.bodyMaxBytes} bytes`)
+  })
+
+  it('a chunked body (no content-length) is cut off at the byte limit: 413, and nothing is written', async () => {
+    const m = await addMarket(svc)
+    const head = new TextEncoder().encode(`{"subjectType":"event","subjectRef":"${m.id}","body":"`)
+    const filler = new TextEncoder().encode('y'.repeat(16 * 1024))
+    const r = await chunked(PATHS.posts, [head, filler, filler, filler, filler, filler, new TextEncoder().encode('"}')], user.token)
+    assert.equal(r.status, 413)
+    assert.equal(r.body.error.code, 'payload-too-large')
+    const thread = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)
+    assert.equal(thread.body.posts.length, 0)
+  })
+
+  it('multi-byte characters split across chunks arrive whole: the stored body is the text as sent', async () => {
+    const m = await addMarket(svc)
+    const text = 'Ça monte 📈 — 上がる ✓'
+    const bytes = new TextEncoder().encode(JSON.stringify({ subjectType: 'event', subjectRef: m.id, body: text }))
+    // one byte per chunk: every multi-byte character is split
+    const r = await chunked(PATHS.posts, Array.from(bytes, (b) => Uint8Array.of(b)), user.token)
+    assert.equal(r.status, 201, JSON.stringify(r.body))
+    assert.equal(r.body.post.body, text)
+  })
+
+  it('a chunked body that is not JSON is 400 invalid-json', async () => {
+    const r = await chunked(PATHS.posts, [new TextEncoder().encode('{"subjectType":'), new TextEncoder().encode('"event"')], user.token)
+    assert.equal(r.status, 400)
+    assert.equal(r.body.error.code, 'invalid-json')
+  })
+})
