@@ -310,24 +310,24 @@ async function benchReads(c: Child, kind: 'pglite' | 'postgres') {
         // time, so the service process idles between samples in both (see pacedSql).
         type Raw = { ms: number[]; statements: number }
         const pageSql = () => pacedSql(c, p.spec, 'page', SAMPLES)
-        let http: number[] = []
+        let endpoint: number[]
         let raw: Raw
         if (r % 2 === 0) {
-          http = await httpSamples(p.url, SAMPLES)
+          endpoint = await httpSamples(p.url, SAMPLES)
           raw = await pageSql()
         } else {
           raw = await pageSql()
-          http = await httpSamples(p.url, SAMPLES)
+          endpoint = await httpSamples(p.url, SAMPLES)
         }
         // Profile: the query of the page's rows alone (no replies, agrees or labels).
         const rows = await pacedSql(c, p.spec, 'rows', Math.ceil(SAMPLES / 3))
         const f = (feedFig[p.name] ??= { p50: [], p99: [], raw50: [], rows50: [], statements: 0, ratio: [] })
-        f.p50.push(percentile(http, 50))
-        f.p99.push(percentile(http, 99))
+        f.p50.push(percentile(endpoint, 50))
+        f.p99.push(percentile(endpoint, 99))
         f.raw50.push(percentile(raw.ms, 50))
         f.rows50.push(percentile(rows.ms, 50))
         f.statements = raw.statements
-        f.ratio.push(percentile(http, 50) / percentile(raw.ms, 50))
+        f.ratio.push(percentile(endpoint, 50) / percentile(raw.ms, 50))
       }
       const t = await httpSamples(takeCountsUrl, SAMPLES)
       tc.p50.push(percentile(t, 50))
