@@ -99,18 +99,21 @@ async function startChild(kind: 'pglite' | 'postgres', posts: number, databaseUr
  * endpoint's time); `timed` parses it for the checks.
  */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-function get(url: string): Promise<{ status: number; text: string }> {
+/** One request over node:http on a keep-alive agent: status and the whole body as text. */
+function send(url: string, via: http.Agent, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
-        res.on('error', reject)
-      })
-      .on('error', reject)
+    const headers = opts.body === undefined ? opts.headers : { ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) }
+    const req = http.request(url, { method: opts.method ?? 'GET', agent: via, headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(opts.body)
   })
 }
+const get = (url: string) => send(url, agent)
 
 async function timed(url: string): Promise<{ ms: number; status: number; body: any }> {
   const t = performance.now()
@@ -178,20 +181,6 @@ function cpuSeconds(servicePid: number | undefined): { service: number; postgres
   }
 }
 
-/** A POST over node:http on the given keep-alive agent: status and the body as text. */
-function post(url: string, agent: http.Agent, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
-
 /**
  * Sustained post writes from every writer at once, for `seconds`: posts/s, share with a stance, refusals.
  * Each writer is one keep-alive connection (node:http: the client shares the 2 cores with the service and
@@ -207,19 +196,19 @@ async function writeThroughput(c: Child, tokens: string[], seconds: number) {
   const url = c.url + PATHS.posts
   await Promise.all(
     tokens.map(async (token, w) => {
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+      const writer = new http.Agent({ keepAlive: true, maxSockets: 1 })
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
       try {
         for (let i = 0; performance.now() < until; i++) {
           const m = c.markets[(w * 7 + i) % c.markets.length]
-          const res = await post(url, agent, headers, JSON.stringify({ subjectType: 'event', subjectRef: m, body: `bench write ${w}-${i}` }))
+          const res = await send(url, writer, { method: 'POST', headers, body: JSON.stringify({ subjectType: 'event', subjectRef: m, body: `bench write ${w}-${i}` }) })
           if (res.status === 201) {
             ok++
             if (JSON.parse(res.text).post.stance) stance++
           } else errors++
         }
       } finally {
-        agent.destroy()
+        writer.destroy()
       }
     }),
   )

@@ -45,6 +45,8 @@ export function parseQuery<S extends z.ZodType>(
   return r.data
 }
 
+const tooLarge = () => new ApiError(413, 'payload-too-large', `request body is larger than ${LIMITS.bodyMaxBytes} bytes`)
+
 /** Node's request stream, which @hono/node-server passes as `c.env.incoming`. */
 interface IncomingBody {
   on(event: 'data', fn: (chunk: Uint8Array) => void): unknown
@@ -77,7 +79,7 @@ function bodyText(c: Context): Promise<string> {
     }
     incoming.on('data', (chunk) => {
       size += chunk.byteLength
-      if (size > LIMITS.bodyMaxBytes) finish(new ApiError(413, 'payload-too-large', `request body is larger than ${LIMITS.bodyMaxBytes} bytes`))
+      if (size > LIMITS.bodyMaxBytes) finish(tooLarge())
       else if (!done) text += decoder.decode(chunk, { stream: true })
     })
     incoming.on('end', () => finish(null, text + decoder.decode()))
@@ -88,9 +90,9 @@ function bodyText(c: Context): Promise<string> {
 /** Reads a JSON object body: malformed JSON is 400 `invalid-json`, a too-large body is 413. */
 export async function readJson(c: Context): Promise<unknown> {
   const len = Number(c.req.header('content-length') ?? 0)
-  if (len > LIMITS.bodyMaxBytes) throw new ApiError(413, 'payload-too-large', `request body is larger than ${LIMITS.bodyMaxBytes} bytes`)
+  if (len > LIMITS.bodyMaxBytes) throw tooLarge()
   const text = await bodyText(c)
-  if (text.length > LIMITS.bodyMaxBytes) throw new ApiError(413, 'payload-too-large', `request body is larger than ${LIMITS.bodyMaxBytes} bytes`)
+  if (text.length > LIMITS.bodyMaxBytes) throw tooLarge()
   if (!text.trim()) throw new ApiError(400, 'invalid-json', 'request body must be a JSON object')
   let v: unknown
   try {
