@@ -15,7 +15,7 @@ fi
 
 export VK_TEST_DATABASE_URL="${VK_TEST_DATABASE_URL:-${VK_PG_URL:-}}"
 trap 'echo "deno smoke: FAIL" >&2' ERR
-echo "deno smoke: $($DENO --version | head -1)"
+echo "deno smoke: $($DENO --version | sed -n 1p)"
 $DENO check src/server/deno.ts test/deno/smoke.ts
 $DENO test --allow-run --allow-net --allow-env --allow-read --allow-write --allow-sys test/deno/smoke.ts
 echo "deno smoke: PASS (Deno.serve + Deno.upgradeWebSocket, PGlite$([ -n "${VK_TEST_DATABASE_URL:-}" ] && echo ' and PostgreSQL'); SIWE sign-in, take with proven stance read in the feed, stream event, clean stop)"

@@ -30,7 +30,8 @@ vk_ensure_deps() {
     if ! ci_out=$(npm ci --no-audit --no-fund --loglevel=error 2>&1); then
       # npm ci refuses a lock file that lacks other platforms' optional packages (a registry mirror without
       # e.g. @deno/darwin-arm64@2.9.6 cannot lock them); npm install installs the same locked versions.
-      echo "$ci_out" | grep -v '^npm warn' | head -6 >&2
+      # sed reads all of its input: under pipefail, head would end the pipe early and SIGPIPE (141) would stop the script.
+      printf '%s\n' "$ci_out" | grep -v '^npm warn' | sed -n '1,6p' >&2 || true
       vk_step "npm ci refused the lock file; installing the locked versions with npm install"
       npm install --no-audit --no-fund --loglevel=error || vk_die "npm install failed"
     fi
