@@ -8,7 +8,10 @@
  *   and score include it;
  * - one post in three carries a stance (side, size, price at write time);
  * - scores from the same live formula (core/ranking.ts), `post_nodes` rows for every top-level post, and
- *   the take-count counters (recomputed once at the end rather than by the trigger per row).
+ *   the take-count counters (recomputed once at the end rather than by the trigger per row);
+ * - settled records for the `sort=record` order: one author in five holds a positive record at every
+ *   category (scores spread over 0.5–3.5), one in five a record that is not positive (it ranks as
+ *   unranked), the rest none.
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../src/server/db/schema.ts'
@@ -96,5 +99,11 @@ export async function bulkSeed(db: Kysely<Database>, o: BulkOptions) {
     where market_id is not null and deleted_at is null and state = 'visible' and not room_private
     group by 1, 2
     on conflict (market_id, side) do update set n = excluded.n`.execute(db)
+  await sql`insert into records (account_id, facet_type, facet_ref, right_count, wrong_count, void_count, odds_sum, score)
+    select 'a_bench' || g, 'category', c, case when g % 5 = 0 then 1 + g % 7 else 0 end, case when g % 5 = 0 then g % 3 else 2 end, 0,
+      case when g % 5 = 0 then (1 + g % 7) * 4000 else 0 end, case when g % 5 = 0 then 0.5 + (g % 7) * 0.5 else -1 end
+    from generate_series(1, ${authors}) g, unnest(${catList}) c
+    where g % 5 in (0, 1)
+    on conflict do nothing`.execute(db)
   await sql`analyze`.execute(db)
 }

@@ -37,8 +37,8 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   for (const t of tasks) {
     const st = t.ts - t0, du = t.dur ?? 0
     if (st < 0 || st > end || du < 1500) continue
-    const kids = main.filter((e) => e !== t && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + du && (e.dur ?? 0) > 700 && !/RunTask/.test(e.name))
-    const desc = kids.slice(0, 8).map((k) => `${k.name}${k.args?.data?.url ? '(' + String(k.args.data.url).replace(/^https?:\/\/[^/]+/, '').slice(0, 40) + ')' : ''}${k.args?.data?.functionName ? '[' + k.args.data.functionName + ']' : ''}${k.args?.data?.type ? '<' + k.args.data.type + '>' : ''}:${((k.dur ?? 0) / 1000).toFixed(1)}`).join(' ')
+    const kids = main.filter((e) => e !== t && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + du && (e.dur ?? 0) > (Number(process.env.KID_US ?? 700)) && !/RunTask/.test(e.name))
+    const desc = kids.slice(0, Number(process.env.KIDS ?? 8)).map((k) => `${k.name}${k.args?.data?.url ? '(' + String(k.args.data.url).replace(/^https?:\/\/[^/]+/, '').slice(0, 40) + ')' : ''}${k.args?.data?.functionName ? '[' + k.args.data.functionName + ':' + (k.args.data.lineNumber ?? '') + ']' : ''}${k.args?.data?.type ? '<' + k.args.data.type + '>' : ''}:${((k.dur ?? 0) / 1000).toFixed(1)}`).join(' ')
     console.log(`${(st / 1000).toFixed(1).padStart(7)} +${(du / 1000).toFixed(1).padStart(5)}  ${desc}`)
   }
 }

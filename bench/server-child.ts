@@ -35,6 +35,8 @@ export interface ChildOptions {
 /** A feed page, as the bench names it: the same request the HTTP endpoint builds. */
 export interface FeedPageSpec {
   subject: { type: 'category' | 'event'; ref: string } | null
+  /** `live` unless given. */
+  sort?: 'live' | 'record'
   cursor: string | null
   limit: number
 }
@@ -78,9 +80,9 @@ async function feedSql(page: FeedPageSpec, what: 'rows' | 'page'): Promise<Compi
     scope: page.subject ? 'subject' : 'global',
     subject: page.subject,
     room: null,
-    sort: 'live',
+    sort: page.sort ?? 'live',
     limit: page.limit,
-    cursor: decodeCursor(page.cursor ?? undefined, CURSOR_SHAPE.live),
+    cursor: decodeCursor(page.cursor ?? undefined, CURSOR_SHAPE[page.sort ?? 'live']),
     reader: null,
     venue: null,
   }

@@ -2,6 +2,8 @@
  * Collateral maths in bigint (§2.12). Balances round down, spent amounts round up. Every function
  * answers null when the decimals are unknown: never assume 18.
  */
+import { cached } from './cached.ts'
+
 export type Decimals = number | null | undefined
 
 const known = (d: Decimals): d is number => typeof d === 'number' && Number.isInteger(d) && d >= 0 && d <= 36
@@ -67,22 +69,33 @@ export function formatAmount(units: bigint, decimals: Decimals, o: FormatOptions
   // The integer part is grouped by Intl (exactly, from a string); the already-rounded fraction is
   // appended after the locale's decimal separator, so any precision stays exact.
   const [int, frac] = s.split('.')
-  const nf = new Intl.NumberFormat(o.locale, { maximumFractionDigits: 0 })
-  const grouped = nf.format(int as unknown as number)
-  if (!frac) return grouped
-  const sep = new Intl.NumberFormat(o.locale, { minimumFractionDigits: 1 }).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.'
-  return `${grouped}${sep}${frac}`
+  const { grouping, decimal } = amountFormat(o.locale)
+  const grouped = grouping.format(int as unknown as number)
+  return frac ? `${grouped}${decimal}${frac}` : grouped
 }
+
+/**
+ * The integer grouping formatter and the decimal separator of a locale, built once per locale: building
+ * an Intl formatter costs far more than using one, and a page formats an amount per take card.
+ */
+const amountFormats = new Map<string, { grouping: Intl.NumberFormat; decimal: string }>()
+const amountFormat = (locale: string | undefined) =>
+  cached(amountFormats, locale ?? '', () => ({
+    grouping: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
+    decimal: new Intl.NumberFormat(locale, { minimumFractionDigits: 1 }).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.',
+  }))
+
+/** Currency formatters by locale, currency and digits. */
+const moneyFormats = new Map<string, Intl.NumberFormat>()
 
 /** A money label such as "$1,234.50" for collateral in base units; null when decimals are unknown. */
 export function moneyLabel(units: bigint, decimals: Decimals, o: FormatOptions & { currency?: string } = {}): string | null {
   if (!known(decimals)) return null
   const digits = Math.min(o.digits ?? 2, decimals, 20)
   const s = toDecimalString(units, decimals, digits, o.round ?? 'down')
-  return new Intl.NumberFormat(o.locale, {
-    style: 'currency',
-    currency: o.currency ?? 'USD',
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(s as unknown as number)
+  const currency = o.currency ?? 'USD'
+  const nf = cached(moneyFormats, `${o.locale ?? ''}|${currency}|${digits}`, () =>
+    new Intl.NumberFormat(o.locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  )
+  return nf.format(s as unknown as number)
 }

@@ -1,6 +1,7 @@
 /** `<vk-feed>`: a ranked page of take cards (issue 6 rule 4, spec §4.4 rules 4 and 8, §4.5 rule 1). */
 import { expect, fixture, html } from '@open-wc/testing'
 import '../../src/elements/feed/feed.ts'
+import '../../src/elements/strings-provider/strings-provider.ts'
 import type { VkFeed } from '../../src/elements/feed/feed.element.ts'
 import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, nodeFeed, service, until } from './elements-env.ts'
 
@@ -50,6 +51,19 @@ describe('<vk-feed>', () => {
     const live = await mount(f.ref, { sort: 'live' })
     await until(() => rowIds(live).length === 3, 'loaded')
     expect(deep(live, '[part~="sort-label"]')).to.equal(null)
+  })
+
+  it('§4.4 rule 7: the label is the room slice\'s, as in <vk-community-takes> and <vk-room-feed> ("every visible string can be replaced")', async () => {
+    await makeVk()
+    const f = await nodeFeed()
+    const el = await fixture<HTMLElement>(html`<vk-strings-provider .strings=${{ room: { rankedByRecord: 'from the provider' } }}>
+      <vk-feed scope="subject" subject-type="category" subject-ref=${f.ref} sort="record"></vk-feed>
+      <vk-feed scope="subject" subject-type="category" subject-ref=${f.ref} sort="record" .roomStrings=${{ rankedByRecord: 'by track record' }}></vk-feed>
+    </vk-strings-provider>`)
+    const [fromProvider, fromProp] = [...el.querySelectorAll('vk-feed')]
+    await until(() => deep(fromProvider, '[part~="sort-label"]') && deep(fromProp, '[part~="sort-label"]'), 'labels')
+    expect(deepText(deep(fromProvider, '[part~="sort-label"]')!)).to.equal('from the provider')
+    expect(deepText(deep(fromProp, '[part~="sort-label"]')!)).to.equal('by track record')
   })
 
   it('issue 6 rule 4 "a ranked page": load more appends the next page in order', async () => {

@@ -51,6 +51,20 @@ describe('money', () => {
     )
   })
 
+  it('formatAmount and moneyLabel keep each locale\'s own grouping, separator and currency, whichever formatted first (formatters are kept per locale)', () => {
+    const amount = 1_234_567_890_000n
+    const expected: Record<string, string> = { 'en-US': '1,234,567.89', 'de-DE': '1.234.567,89', 'fr-FR': '1\u202f234\u202f567,89', 'hi-IN': '12,34,567.89' }
+    for (const order of [Object.keys(expected), Object.keys(expected).reverse()])
+      for (const locale of order) assert.equal(formatAmount(amount, 6, { locale }), expected[locale], locale)
+    // moneyLabel keeps each locale, currency and precision apart the same way.
+    assert.equal(moneyLabel(1_234_500_000n, 6, { locale: 'en-US' }), '$1,234.50')
+    assert.equal(moneyLabel(1_234_500_000n, 6, { locale: 'de-DE', currency: 'EUR' }), '1.234,50\u00a0€')
+    assert.equal(moneyLabel(1_234_500_000n, 6, { locale: 'en-US', digits: 0 }), '$1,234')
+    assert.equal(moneyLabel(1_234_500_000n, 6, { locale: 'en-US', currency: 'EUR' }), '€1,234.50')
+    // The page's default locale (none given) is its own entry, not whichever locale came last.
+    assert.equal(formatAmount(amount, 6), formatAmount(amount, 6, { locale: new Intl.NumberFormat().resolvedOptions().locale }))
+  })
+
   it('formatAmount rounds a balance down and a spent amount up, and groups with Intl for the locale', () => {
     assert.equal(formatAmount(1_999_999n, 6, { locale: 'en-US' }), '1.99')
     assert.equal(formatAmount(1_000_001n, 6, { round: 'up', locale: 'en-US' }), '1.01')

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { addMarket, call, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 import { accountOf, allPages, feed, settleTakes, uniqueRef, writePost } from '../helpers/feed-fixtures.ts'
+import { sql } from 'kysely'
 
 let svc: TestService
 let clock = Date.now()
@@ -176,5 +177,51 @@ describe('feed ranking: keyset paging', () => {
     const seen = pages.flatMap((p) => ids(p))
     assert.deepEqual(seen, [fromGood[1].id, fromGood[0].id, fromPlain[1].id, fromPlain[0].id])
     assert.ok(pages.every((p) => p.sort === 'record' && p.posts.every((x: any) => x.record && typeof x.record.population === 'number')))
+  })
+})
+
+describe('feed ranking: sort=record on the global feed', () => {
+  it('§4.1 rule 6 "sort: record orders by each author\'s settled record at the prediction\'s node": the global feed, page by page, is the store\'s (record at the post\'s node, live score, id) order, every visible post once', async () => {
+    const catA = uniqueRef('cat')
+    const catB = uniqueRef('cat')
+    const best = await signIn(svc)
+    const tied1 = await signIn(svc)
+    const tied2 = await signIn(svc)
+    const bad = await signIn(svc)
+    const plain = await signIn(svc)
+    await settleTakes(svc, best, catA, { right: 3, wrong: 0 })
+    await settleTakes(svc, tied1, catA, { right: 1, wrong: 0 })
+    await settleTakes(svc, tied2, catA, { right: 1, wrong: 0 })
+    await settleTakes(svc, bad, catA, { right: 0, wrong: 2 })
+    const mA = await addMarket(svc, { nodes: [{ type: 'category', ref: catA }] })
+    const mB = await addMarket(svc, { nodes: [{ type: 'category', ref: catB }] })
+    const written: string[] = []
+    let age = 10 * HOUR
+    for (const u of [best, tied1, tied2, bad, plain])
+      for (const m of [mA, mA, mB]) written.push((await writeAt((age -= 10 * 60_000), u, 'event', m.id, 'on the record')).id)
+    // Gone from every feed: a deleted post of the best record, and a reply (replies are never rows).
+    const gone = written[0]
+    assert.equal((await call(svc, 'DELETE', `/v1/social/posts/${gone}`, { token: best.token })).status, 200)
+    const reply = await writePost(svc, tied1, 'event', mA.id, 'a reply', { parentId: written[12] })
+
+    const pages = await allPages(svc, { sort: 'record', limit: 3 })
+    const seen = pages.flatMap((p) => ids(p))
+    const expected = await sql<{ id: string }>`select p.id from posts p
+      left join records rec on rec.account_id = p.account_id and rec.facet_type = coalesce(p.facet_type, '*')
+        and rec.facet_ref = coalesce(p.facet_ref, '*') and rec.score > 0
+      where p.parent_id is null and p.deleted_at is null and p.state = 'visible' and not p.room_private
+      order by coalesce(rec.score, 0) desc, p.score desc, p.id desc`.execute(svc.ctx.db)
+    assert.deepEqual(seen, expected.rows.map((r) => r.id))
+    assert.equal(new Set(seen).size, seen.length, 'every post once')
+    assert.ok(!seen.includes(gone) && !seen.includes(reply.id))
+    // The best record's posts on its node come first; a post where the author holds no record ranks with
+    // the unranked, and so do a negative record's posts.
+    const bestAccount = await accountOf(svc, best.wallet)
+    const first = pages[0].posts[0]
+    assert.equal(first.record?.rank, 1)
+    assert.equal((await sql<{ account_id: string }>`select account_id from posts where id = ${first.id}`.execute(svc.ctx.db)).rows[0].account_id, bestAccount)
+    const position = (id: string) => seen.indexOf(id)
+    const lastRecorded = Math.max(position(written[1]), ...[3, 4, 6, 7].map((i) => position(written[i])))
+    for (const i of [2, 5, 8, 9, 10, 11, 12, 13, 14]) assert.ok(position(written[i]) > lastRecorded, `post ${i} (no positive record at its node) ranks after the recorded ones`)
   })
 })

@@ -8,6 +8,7 @@ import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
 import type { CommentsStrings } from '../shared/strings/index.ts'
+import { listStyles } from '../shared/list.styles.ts'
 import { themeStyles } from '../shared/theme.ts'
 import { VenuekitController } from '../shared/venuekit-context.ts'
 import { VkElement } from '../shared/vk-element.ts'
@@ -72,7 +73,7 @@ function afterNextPaint(): Promise<void> {
  * @cssproperty --vk-space-3 - Row padding.
  */
 export class VkComments extends VkElement {
-  static override styles = [themeStyles, stateStyles, composerStyles, threadStyles]
+  static override styles = [themeStyles, stateStyles, composerStyles, listStyles, threadStyles]
   static override properties = {
     subjectType: { attribute: 'subject-type' },
     subjectRef: { attribute: 'subject-ref' },

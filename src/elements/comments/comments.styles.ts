@@ -24,22 +24,6 @@ export const threadStyles = css`
   .new-bar button {
     box-shadow: 0 2px 8px rgb(0 0 0 / 0.2);
   }
-  .list,
-  .replies {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-  }
-  .row {
-    border-top: 1px solid var(--_vk-color-border);
-  }
-  .row:first-child {
-    border-top: 0;
-  }
-  .replies {
-    margin-inline-start: var(--_vk-space-4);
-    border-inline-start: 2px solid var(--_vk-color-border);
-  }
   .row:focus-visible,
   .reply-row:focus-visible {
     outline: 2px solid var(--_vk-color-focus);

@@ -1,18 +1,16 @@
 import { html, nothing } from 'lit'
 import { repeat } from 'lit/directives/repeat.js'
-import type { SubjectType } from '../../contract/ids.ts'
-import type { FeedScope, FeedSort, OutcomeLabel, Post, Settlement, Signal } from '../../contract/types.ts'
+import type { Post, Settlement, Signal } from '../../contract/types.ts'
 import { sideLabel } from '../../core/index.ts'
 import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
-import { StringsController } from '../shared/strings-controller.ts'
-import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
+import type { CommentsStrings } from '../shared/strings/index.ts'
+import { listStyles } from '../shared/list.styles.ts'
+import { marketLinkStyles } from '../shared/market-link.styles.ts'
 import { themeStyles } from '../shared/theme.ts'
 import type { FeedValue } from '../../stores/index.ts'
-import { VenuekitController } from '../shared/venuekit-context.ts'
-import { VkElement } from '../shared/vk-element.ts'
-import '../take-card/take-card.ts'
 import '../for-you-rail/for-you-rail.ts'
+import { VkFeedQuery } from '../feed/feed-query.ts'
 import { feedStyles } from '../feed/feed.styles.ts'
 import { communityStyles } from './community-takes.styles.ts'
 
@@ -59,76 +57,24 @@ type Row = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Sig
  * @cssproperty --vk-color-surface - Quiet signal rows.
  * @cssproperty --vk-color-border - Row separators.
  */
-export class VkCommunityTakes extends VkElement {
-  static override styles = [themeStyles, stateStyles, feedStyles, communityStyles]
+export class VkCommunityTakes extends VkFeedQuery {
+  static override styles = [themeStyles, stateStyles, listStyles, marketLinkStyles, feedStyles, communityStyles]
   static override properties = {
-    scope: {},
-    subjectType: { attribute: 'subject-type' },
-    subjectRef: { attribute: 'subject-ref' },
-    sort: {},
-    venue: {},
-    room: {},
-    limit: { type: Number },
+    ...VkFeedQuery.properties,
     emptyFallback: { attribute: 'empty-fallback' },
     includePost: { attribute: false },
     includeSignal: { attribute: false },
-    viewer: {},
-    onTail: { attribute: false },
-    strings: { attribute: false },
-    roomStrings: { attribute: false },
-    locale: {},
   }
 
-  /** `global` (default), `following`, or `subject`. */
-  declare scope: FeedScope
-  /** The subject of a `subject` scope. */
-  declare subjectType: SubjectType | undefined
-  declare subjectRef: string | undefined
-  /** `live` or `record`; the service's default when unset. */
-  declare sort: FeedSort | undefined
-  /** A venue id: reads with that venue's overlay. */
-  declare venue: string | undefined
-  /** A room id. */
-  declare room: string | undefined
-  /** Posts per page. */
-  declare limit: number | undefined
   /** `global`: an empty `following` or `subject` scope falls back to everyone's takes, with a notice. */
   declare emptyFallback: 'global' | null | undefined
   /** Keep a post (true) or leave it out (false). Unset: every post. */
   declare includePost: ((post: Post) => boolean) | null | undefined
   /** Keep a signal (true) or leave it out (false). Unset: every signal. */
   declare includeSignal: ((signal: Signal) => boolean) | null | undefined
-  /** The signed-in wallet: Edit and Delete appear on its own cards. */
-  declare viewer: string | null | undefined
-  /** Tail handler for the cards. */
-  declare onTail: ((post: Post) => void) | null | undefined
-  /** Overrides of the `comments` strings slice (wins over `<vk-strings-provider>`). */
-  declare strings: Partial<CommentsStrings> | null | undefined
-  /** Overrides of the `room` strings slice (wins over `<vk-strings-provider>`). */
-  declare roomStrings: Partial<RoomStrings> | null | undefined
-  /** Locale for the built-in strings, numbers and times. */
-  declare locale: string | undefined
 
-  private readonly vk = new VenuekitController(this)
-  private readonly str = new StringsController(this, 'comments')
-  private readonly roomStr = new StringsController(this, 'room', undefined, () => this.roomStrings)
-  private readonly primary = new StoreBinding(this, () => {
-    const vk = this.vk.value
-    if (!vk) return null
-    const scope = this.scope || 'global'
-    if (scope === 'subject' && !(this.subjectType && this.subjectRef)) return null
-    return vk.feed(scope, { ...this.common(), ...(scope === 'subject' ? { subjectType: this.subjectType, subjectRef: this.subjectRef } : {}) })
-  })
-  private readonly fallback = new StoreBinding(this, () => (this.fallingBack() ? this.vk.value?.feed('global', this.common()) : null))
-
-  constructor() {
-    super()
-    this.scope = 'global'
-  }
-
-  private common() {
-    return { sort: this.sort || undefined, venue: this.venue || undefined, room: this.room || undefined, limit: this.limit || undefined }
-  }
+  private readonly primary = new StoreBinding(this, () => this.feedStore())
+  private readonly fallback = new StoreBinding(this, () => (this.fallingBack() ? this.feedStore('global') : null))
 
   private keep(p: Post) {
     return !this.includePost || this.includePost(p)
@@ -179,20 +125,6 @@ export class VkCommunityTakes extends VkElement {
     return `${head} · ${this.str.t('settlementTally', { right: s.right, wrong: s.wrong })}`
   }
 
-  private card(v: FeedValue, p: Post, labels: OutcomeLabel[] | undefined, reply = false) {
-    return html`<vk-take-card
-      ?show-market=${!reply}
-      .post=${p}
-      .labels=${labels}
-      .marketTitle=${p.subjectType === 'event' ? v.titles[p.subjectRef.toLowerCase()] : undefined}
-      .viewer=${this.viewer}
-      .onTail=${this.onTail}
-      .strings=${this.strings}
-      .roomStrings=${this.roomStrings}
-      .locale=${this.locale}
-    ></vk-take-card>`
-  }
-
   private row(v: FeedValue, r: Row) {
     if ('quiet' in r) {
       const s = r.quiet
@@ -205,10 +137,9 @@ export class VkCommunityTakes extends VkElement {
       </li>`
     }
     const p = r.post
-    const labelsOf = (x: Post) => (x.subjectType === 'event' ? v.labels[x.subjectRef.toLowerCase()] : undefined)
     const replies = v.threads[p.id] ?? []
     return html`<li part="row" class="row" id="vk-post-${p.id}">
-      ${this.card(v, p, labelsOf(p))}
+      ${this.card(v, p)}
       ${r.lines.map((s) => html`<p part="signal" class="line">${this.signalText(v, s)}</p>`)}
       ${r.settled.map((s) => html`<p part="settlement" class="line">${this.settlementText(v, s)}</p>`)}
       ${replies.length
@@ -216,7 +147,7 @@ export class VkCommunityTakes extends VkElement {
             ${repeat(
               replies,
               (x) => x.id,
-              (x) => html`<li id="vk-post-${x.id}">${this.card(v, x, labelsOf(x), true)}</li>`,
+              (x) => html`<li id="vk-post-${x.id}">${this.card(v, x, true)}</li>`,
             )}
           </ol>`
         : nothing}
@@ -242,8 +173,7 @@ export class VkCommunityTakes extends VkElement {
     )
     return html`<section part="feed" class="feed" aria-label=${t('feedLabel')} aria-busy=${v.loading ? 'true' : 'false'}>
       ${falling ? html`<p part="notice" class="notice" role="status">${t('fallbackNotice')}</p>` : nothing}
-      ${v.sort === 'record' ? html`<p part="sort-label" class="sort-label">${this.roomStr.t('rankedByRecord')}</p>` : nothing}
-      ${body}
+      ${this.sortLabel(v)} ${body}
     </section>`
   }
 

@@ -21,16 +21,4 @@ export const communityStyles = css`
     color: var(--_vk-color-muted);
     font-size: var(--_vk-font-size-small);
   }
-  .market {
-    padding: 0;
-    border: 0;
-    background: none;
-    color: var(--_vk-color-text);
-    font-weight: 600;
-    text-align: start;
-    cursor: pointer;
-  }
-  .market:hover {
-    text-decoration: underline;
-  }
 `

@@ -1,10 +1,12 @@
 import { css } from 'lit'
+import { marketLinkStyles } from '../shared/market-link.styles.ts'
 import { stateStyles } from '../shared/states.ts'
 import { themeStyles } from '../shared/theme.ts'
 
 export const styles = [
   themeStyles,
   stateStyles,
+  marketLinkStyles,
   css`
     .rail {
       display: grid;
@@ -37,18 +39,6 @@ export const styles = [
       padding: var(--_vk-space-2) var(--_vk-space-3);
       border-radius: var(--_vk-radius);
       background: var(--_vk-color-surface);
-    }
-    .market {
-      padding: 0;
-      border: 0;
-      background: none;
-      color: var(--_vk-color-text);
-      font-weight: 600;
-      text-align: start;
-      cursor: pointer;
-    }
-    .market:hover {
-      text-decoration: underline;
     }
     .reason {
       color: var(--_vk-color-muted);

@@ -1,5 +1,7 @@
 import { css } from 'lit'
 import { composerStyles } from '../shared/composer.ts'
+import { listStyles } from '../shared/list.styles.ts'
+import { marketLinkStyles } from '../shared/market-link.styles.ts'
 import { stateStyles } from '../shared/states.ts'
 import { themeStyles } from '../shared/theme.ts'
 
@@ -7,6 +9,8 @@ export const styles = [
   themeStyles,
   stateStyles,
   composerStyles,
+  listStyles,
+  marketLinkStyles,
   css`
     .room {
       display: grid;
@@ -69,21 +73,10 @@ export const styles = [
       align-items: baseline;
       gap: var(--_vk-space-2);
     }
-    .list,
-    .replies,
     .markets {
       list-style: none;
       margin: 0;
       padding: 0;
-    }
-    .row {
-      border-top: 1px solid var(--_vk-color-border);
-    }
-    .row:first-child {
-      border-top: 0;
-    }
-    .replies {
-      margin-inline-start: var(--_vk-space-4);
     }
     .closing-soon {
       display: grid;
@@ -95,17 +88,6 @@ export const styles = [
     .markets li {
       display: grid;
       padding: var(--_vk-space-1) 0;
-    }
-    .market {
-      padding: 0;
-      border: 0;
-      background: none;
-      text-align: start;
-      cursor: pointer;
-      overflow-wrap: anywhere;
-    }
-    .market:hover {
-      text-decoration: underline;
     }
     .not-found {
       margin: 0;

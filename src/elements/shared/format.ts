@@ -3,6 +3,9 @@
  * `{n, plural, one {# take} other {# takes}}` through Intl.PluralRules. Times through
  * Intl.RelativeTimeFormat and Intl.DateTimeFormat. No HTML: the result is text.
  */
+import { cached } from '../../core/cached.ts'
+import { formatAmount } from '../../core/money.ts'
+
 export type Params = Record<string, string | number | null | undefined>
 
 // One formatter per locale and options: building an Intl formatter costs far more than using one (a
@@ -11,7 +14,6 @@ const nf = new Map<string, Intl.NumberFormat>()
 const pr = new Map<string, Intl.PluralRules>()
 const rt = new Map<string, Intl.RelativeTimeFormat>()
 const dt = new Map<string, Intl.DateTimeFormat>()
-const cached = <T>(m: Map<string, T>, k: string, make: () => T) => m.get(k) ?? (m.set(k, make()), m.get(k)!)
 
 export function formatNumber(n: number, locale?: string, opts?: Intl.NumberFormatOptions): string {
   return cached(nf, `${locale}|${JSON.stringify(opts ?? {})}`, () => new Intl.NumberFormat(locale, opts)).format(n)
@@ -96,7 +98,7 @@ export function formatBps(bps: number, locale?: string): string {
 
 const warmed = new Set<string>()
 /**
- * Builds the formatters a take card uses (times, percentages, counts, plurals) for `locale` ahead of their
+ * Builds the formatters a take card uses (times, percentages, amounts, counts, plurals) for `locale` ahead of their
  * first use, one per task. A page's first Intl formatter loads ICU's locale data (25 to 40 ms in a fresh
  * Chromium renderer; the next kinds cost 1 to 4 ms each). A thread calls this as it sends its read, so
  * that cost is paid while the answer is on its way instead of between the answer and the first paint.
@@ -112,6 +114,7 @@ export function warmFormatters(locale?: string): void {
     () => relativeTime(new Date(0), locale),
     () => absoluteTime(new Date(0), locale),
     () => formatBps(0, locale),
+    () => formatAmount(1234n, 0, { locale }),
     () => formatMessage('{n, plural, one {#} other {#}}', { n: 1 }, locale),
   ]
   const next = () => {

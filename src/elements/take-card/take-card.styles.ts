@@ -1,5 +1,6 @@
 import { css } from 'lit'
 import { composerStyles } from '../shared/composer.ts'
+import { marketLinkStyles } from '../shared/market-link.styles.ts'
 import { stateStyles } from '../shared/states.ts'
 import { themeStyles } from '../shared/theme.ts'
 
@@ -7,6 +8,7 @@ export const styles = [
   themeStyles,
   stateStyles,
   composerStyles,
+  marketLinkStyles,
   css`
     .card {
       display: grid;
@@ -52,16 +54,10 @@ export const styles = [
     .market-line {
       margin: 0;
     }
+    /* On a card the market line is always underlined: it is the card's only link. */
     .market {
-      padding: 0;
-      border: 0;
-      background: none;
-      color: var(--_vk-color-text);
-      font-weight: 600;
-      text-align: start;
       text-decoration: underline;
       text-underline-offset: 2px;
-      cursor: pointer;
     }
     .chips {
       display: flex;

@@ -329,6 +329,49 @@ const runEach = (stmts: string[]): Migration => ({
   },
 })
 
+/**
+ * A `sort=record` page (§4.1 rule 6; a room's discussion by default) without reading the scope's every
+ * recorded post: positive records in score order, and each author's top-level posts at a facet in live
+ * order, so the page walks records from the best score down, takes each author's posts at that facet
+ * already ordered, and sorts only within one record score (incremental sort) until the page is full. The
+ * facet columns are indexed as the record join compares them (`coalesce(…, '*')`: a post without a node
+ * is read at the global record).
+ */
+const m005 = `
+create index records_positive on records(score desc, account_id) where score > 0;
+create index posts_author_facet on posts(account_id, (coalesce(facet_type, '*')), (coalesce(facet_ref, '*')), score desc, id desc)
+  where parent_id is null;
+`
+
+/**
+ * A taxonomy node's `sort=record` page as an index range (§4.1 rule 6; `<vk-room-feed subject-type
+ * subject-ref>` reads it by default): each node-index row carries its post author's record score at the
+ * post's facet (`record_score`, positive, else 0), and the node's rows are indexed in record order. A
+ * post's author and facet never change, so the score changes only with the record: the trigger on
+ * `records` sets it on every top-level post of that author at that facet, whichever code writes the
+ * record; a new post's rows take it from `records` in their own insert (services/posts.ts).
+ */
+const m006 = [
+  `alter table post_nodes add column record_score double precision not null default 0`,
+  `create function vk_post_nodes_record_score() returns trigger language plpgsql as $fn$
+  begin
+    update post_nodes pn set record_score = greatest(new.score, 0)
+    from posts p
+    where pn.post_id = p.id and p.parent_id is null and p.account_id = new.account_id
+      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
+      and pn.record_score <> greatest(new.score, 0);
+    return null;
+  end
+  $fn$`,
+  `create trigger records_post_nodes_record_score after insert or update of score on records
+    for each row execute function vk_post_nodes_record_score()`,
+  `update post_nodes pn set record_score = rec.score
+    from posts p, records rec
+    where pn.post_id = p.id and rec.account_id = p.account_id and rec.facet_type = coalesce(p.facet_type, '*')
+      and rec.facet_ref = coalesce(p.facet_ref, '*') and rec.score > 0`,
+  `create index post_nodes_record on post_nodes(node_type, node_ref, record_score desc, score desc, post_id desc)`,
+]
+
 const run = (script: string): Migration => ({
   async up(db: Kysely<any>) {
     for (const stmt of statements(script)) await sql.raw(stmt).execute(db)
@@ -340,6 +383,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '002_subject_live_index': run(m002),
   '003_rate_counters': run(m003),
   '004_market_take_counts': runEach(m004),
+  '005_record_order': run(m005),
+  '006_post_nodes_record_score': runEach(m006),
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -95,7 +95,7 @@ export interface Database {
     score: number
     pinned_at: TsNull
   }
-  post_nodes: { post_id: string; node_type: string; node_ref: string; score: number }
+  post_nodes: { post_id: string; node_type: string; node_ref: string; score: number; record_score: Generated<number> }
   reactions: { post_id: string; account_id: string; kind: string; created_at: Ts }
   reports: { post_id: string; account_id: string; reason: string; venue_id: string | null; created_at: Ts }
   blocks: { account_id: string; blocked_account_id: string; created_at: Ts }

@@ -12,6 +12,7 @@ import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import type { Database } from '../db/schema.ts'
 import { PLAN_CACHED } from '../db/plan-cache.ts'
+import { positiveRecordScore } from './records.ts'
 import { ApiError, forbidden, notFound } from '../http/errors.ts'
 import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
 import { placeReply } from './room-placement.ts'
@@ -98,7 +99,6 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
     created_at: now,
     score,
   })
-  const nodeRows = nodes.map((n) => ({ post_id: id, node_type: n.type, node_ref: n.ref, score }))
 
   let post: PostRow
   if (!input.parentId && !room?.joinOnPost) {
@@ -110,8 +110,9 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
     const { rows: [inserted] } = await sql<PostRow>`${sql.raw(PLAN_CACHED)}with ins as (
         insert into posts (${sql.join(Object.keys(r).map((k) => sql.ref(k)))}) values (${sql.join(Object.values(r))}) returning *
       ), nodes as (
-        insert into post_nodes (post_id, node_type, node_ref, score)
-        select ins.id, n.t, n.r, ins.score from ins, unnest(${nodes.map((n) => n.type)}::text[], ${nodes.map((n) => n.ref)}::text[]) as n(t, r)
+        insert into post_nodes (post_id, node_type, node_ref, score, record_score)
+        select ins.id, n.t, n.r, ins.score, ${positiveRecordScore(sql`ins`)}
+        from ins, unnest(${nodes.map((n) => n.type)}::text[], ${nodes.map((n) => n.ref)}::text[]) as n(t, r)
         on conflict do nothing
         returning post_id
       )
@@ -142,12 +143,12 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
       if (input.parentId) {
         await tx.updateTable('posts').set({ replies: sql`replies + 1` }).where('id', '=', input.parentId).execute()
         await rescore(tx, input.parentId)
-      } else if (nodeRows.length) {
-        await tx
-          .insertInto('post_nodes')
-          .values(nodeRows)
-          .onConflict((oc) => oc.doNothing())
-          .execute()
+      } else if (nodes.length) {
+        await sql`insert into post_nodes (post_id, node_type, node_ref, score, record_score)
+          select p.id, n.t, n.r, p.score, ${positiveRecordScore(sql`p`)}
+          from posts p, unnest(${nodes.map((n) => n.type)}::text[], ${nodes.map((n) => n.ref)}::text[]) as n(t, r)
+          where p.id = ${inserted.id}
+          on conflict do nothing`.execute(tx)
       }
       if (room?.joinOnPost) {
         await tx

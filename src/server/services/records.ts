@@ -4,13 +4,25 @@
  * first one written. Deleting a take does not take it off the record: a stance is frozen proof.
  * Rows with facet ('*','*') are the global record. CLOB markets have no results, so they never settle.
  */
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { NodeRef, SettledRecord } from '../../contract/types.ts'
 import { recordScore } from '../../core/ranking.ts'
 import type { ServiceContext } from '../context.ts'
 import { parseJson } from '../chain/markets.ts'
 
 export const GLOBAL_FACET = { type: '*', ref: '*' } as const
+
+/**
+ * SQL: `rec` is the record of `post`'s author at the post's facet (the global record when the post has
+ * none). `post` names a posts row in the statement (`p`, an inserted row…).
+ */
+export const recordAtFacet = (post: RawBuilder<unknown>) =>
+  sql<boolean>`rec.account_id = ${post}.account_id and rec.facet_type = coalesce(${post}.facet_type, '*')
+    and rec.facet_ref = coalesce(${post}.facet_ref, '*')`
+
+/** SQL: the author's record score at `post`'s facet when positive, else 0 (the `sort=record` key). */
+export const positiveRecordScore = (post: RawBuilder<unknown>) =>
+  sql<number>`coalesce((select rec.score from records rec where ${recordAtFacet(post)} and rec.score > 0), 0)`
 
 interface Tally {
   right: number

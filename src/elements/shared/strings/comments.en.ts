@@ -45,7 +45,6 @@ export const commentsEn = {
   receiptRightOdds: 'Right · beat {odds} odds',
   receiptWrong: 'Wrong',
   receiptVoid: 'Void',
-  rankedByRecord: 'ranked by record',
   takesCount: '{count, plural, =0 {No takes} one {# take} other {# takes}}',
   postsCount: '{count, plural, one {# post} other {# posts}}',
   fallbackNotice: 'Nothing here yet, so here are takes from everyone.',

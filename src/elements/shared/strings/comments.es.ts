@@ -47,7 +47,6 @@ export const commentsEs: CommentsStrings = {
   receiptRightOdds: 'Acertó · superó probabilidades de {odds}',
   receiptWrong: 'Falló',
   receiptVoid: 'Anulada',
-  rankedByRecord: 'ordenado por historial',
   takesCount: '{count, plural, =0 {Sin opiniones} one {# opinión} other {# opiniones}}',
   postsCount: '{count, plural, one {# publicación} other {# publicaciones}}',
   fallbackNotice: 'Aún no hay nada aquí; estas son opiniones de todos.',

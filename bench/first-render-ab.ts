@@ -1,0 +1,39 @@
+/**
+ * A/B of script-bundle builds on the first-render benchmark: against a running `npm run demo` (which reads
+ * dist/venuekit.js on every request), each navigation copies one variant over dist/venuekit.js, then
+ * measures it exactly as `bench/first-render.ts` does; the variants alternate (in alternating order per
+ * round) so both see the same machine. Prints the medians per variant. It decided docs/PERFORMANCE.md's
+ * "tried, not kept" items. Leaves the last variant in dist/venuekit.js: rebuild (`npx vite build`) after.
+ *
+ *   cp dist/venuekit.js /tmp/a.js; (change, npx vite build); cp dist/venuekit.js /tmp/b.js
+ *   VK_BENCH_RENDER_URL=http://127.0.0.1:8799 N=24 node --import tsx bench/first-render-ab.ts /tmp/a.js /tmp/b.js
+ *
+ * N: rounds (default 12, after one warm-up round); VK_BENCH_RENDER_PAGE: the page (default /market.html).
+ */
+import { copyFileSync } from 'node:fs'
+import { chromium } from 'playwright-core'
+import { CHROMIUM_ARGS, navigate } from './first-render.ts'
+import { median } from './stats.ts'
+const base = process.env.VK_BENCH_RENDER_URL
+const page = process.env.VK_BENCH_RENDER_PAGE ?? '/market.html'
+const variants = process.argv.slice(2)
+if (!base || variants.length < 2) throw new Error('usage: VK_BENCH_RENDER_URL=<running demo> node --import tsx bench/first-render-ab.ts <bundle A> <bundle B> [...]')
+const N = Number(process.env.N ?? 12)
+const cfg = await (await fetch(`${base}/demo/config.json`)).json()
+const marketId = cfg.markets['btc-150k']
+const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+const out = new Map<string, { p: number[]; j: number[]; r: number[]; s: number[] }>()
+try {
+  for (let i = 0; i < N + 1; i++)
+    for (const v of i % 2 ? variants : [...variants].reverse()) {
+      copyFileSync(v, 'dist/venuekit.js')
+      const s = await navigate(browser, `${base}${page}`, marketId)
+      if (i === 0) continue
+      const o = out.get(v) ?? { p: [], j: [], r: [], s: [] }
+      o.p.push(s.painted); o.j.push(s.jsonEnd); o.r.push(s.painted / s.jsonEnd); o.s.push(s.jsonStart); out.set(v, o)
+    }
+} finally {
+  await browser.close()
+}
+for (const [v, o] of out)
+  console.log(`${v}: first card painted p50 ${median(o.p).toFixed(1)} ms, JSON loaded ${median(o.j).toFixed(1)} ms (request ${median(o.s).toFixed(1)} ms), ratio ${median(o.r).toFixed(2)}×`)
