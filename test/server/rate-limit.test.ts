@@ -24,7 +24,10 @@ before(async () => {
 after(() => svc.close())
 
 const HIGH = 100_000
+/** Sets the limits and moves the service's clock to the start of a fresh window (windows are fixed: a test must not straddle two). */
 function limits(over: Partial<RateLimits>): void {
+  const t = Date.now() + clockOffset
+  clockOffset += Math.ceil((t + 1) / 60_000) * 60_000 - t
   svc.ctx.config.rateLimits = { perAccount: HIGH, perKey: HIGH, perIp: HIGH, signInPerIp: HIGH, windowSeconds: 60, trustProxy: true, ...over }
 }
 const newIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`
@@ -184,12 +187,16 @@ describe('write rate limits', () => {
     } else {
       // PGlite: one instance at a time on a data directory; a restart keeps the count.
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vk-rl-'))
+      // Windows are fixed: a clock that starts at a window's start, so the restart cannot cross into the next one.
+      const base = Date.now()
+      const windowStart = Math.ceil(base / 60_000) * 60_000
+      const now = () => new Date(windowStart + (Date.now() - base))
       try {
-        let one = await startTestService({ dataDir: dir, rateLimits: rl })
+        let one = await startTestService({ dataDir: dir, rateLimits: rl, now })
         const u = await signIn(one)
         for (let i = 0; i < 2; i++) assert.equal((await call(one, 'POST', PATHS.posts, { token: u.token, body: { subjectType: 'topic', subjectRef: 'x', body: `b${i}` } })).status, 201)
         await one.close()
-        one = await startTestService({ dataDir: dir, rateLimits: rl })
+        one = await startTestService({ dataDir: dir, rateLimits: rl, now })
         try {
           expectLimited(await call(one, 'POST', PATHS.posts, { token: u.token, body: { subjectType: 'topic', subjectRef: 'x', body: 'c' } }), /from this account/)
         } finally {
