@@ -64,30 +64,34 @@ export async function bulkSeed(db: Kysely<Database>, o: BulkOptions) {
       const to = Math.min(o.posts, from + batch - 1)
       // Post g: market 1 + g % markets (a reply, g % 4 = 0, shares its parent g-1's market: g-1 is never a reply).
       await sql`with rows as (
-          select g, t, ag, m, fc, is_reply, has_reply, stance,
+          select g, t, ag, m, fc, is_reply, has_reply, stance, rs,
             'p_' || vk_bench_b36(t, 9) || vk_bench_b36(g % 46656, 3) || substr(md5(g::text), 1, 8) as id,
             case when is_reply then 'p_' || vk_bench_b36(t - ${step}, 9) || vk_bench_b36((g - 1) % 46656, 3) || substr(md5((g - 1)::text), 1, 8) end as parent
           from (
             select g, ${t0}::bigint + g::bigint * ${step} as t, (g * 7919) % 13 as ag,
               '0x' || lpad(to_hex(1 + (case when g % 4 = 0 then g - 1 else g end) % ${markets}), 64, '0') as m,
               (${catList})[1 + (1 + (case when g % 4 = 0 then g - 1 else g end) % ${markets}) % ${cats.length}] as fc,
-              g % 4 = 0 as is_reply, (g + 1) % 4 = 0 and g + 1 <= ${o.posts} as has_reply, g % 3 = 0 as stance
+              g % 4 = 0 as is_reply, (g + 1) % 4 = 0 and g + 1 <= ${o.posts} as has_reply, g % 3 = 0 as stance,
+            -- The author's record score (the records inserted below: author A = 1 + g % authors holds a positive
+            -- one at every category when A % 5 = 0), kept on the row as the trigger on records would.
+            case when (1 + g % ${authors}) % 5 = 0 and g % 4 <> 0 then 0.5 + ((1 + g % ${authors}) % 7) * 0.5 else 0 end as rs
             from generate_series(${from}::bigint, ${to}::bigint) g
           ) s
         ),
         ins as (
           insert into posts (id, subject_type, subject_ref, account_id, author, body, parent_id, market_id, facet_type, facet_ref,
-              stance_side, stance_size, stance_price_bps, created_at, agrees, replies, score)
+              stance_side, stance_size, stance_price_bps, created_at, agrees, replies, score, record_score)
           select id, 'event', m, 'a_bench' || (1 + g % ${authors}), '0x' || lpad(to_hex(1 + g % ${authors}), 40, '0'),
             'Bench post number ' || g || ' with a few words of body text to make it realistic.', parent, m, 'category', fc,
             case when stance then (g % 2)::int end, case when stance then '1000000' end, case when stance then 4000 + (g % 2)::int * 2000 end,
             to_timestamp(t / 1000.0), ag, case when has_reply then 1 else 0 end,
-            log(1 + ag + 2 * (case when has_reply then 1 else 0 end)) + case when stance then ${TAKE_BOOST} else 0 end + (t / 1000.0) / ${DECAY_SECONDS}
+            log(1 + ag + 2 * (case when has_reply then 1 else 0 end)) + case when stance then ${TAKE_BOOST} else 0 end + (t / 1000.0) / ${DECAY_SECONDS},
+            rs
           from rows
-          returning id, parent_id, facet_type, facet_ref, score
+          returning id, parent_id, facet_type, facet_ref, score, record_score
         )
-        insert into post_nodes (post_id, node_type, node_ref, score)
-        select id, facet_type, facet_ref, score from ins where parent_id is null`.execute(db)
+        insert into post_nodes (post_id, node_type, node_ref, score, record_score)
+        select id, facet_type, facet_ref, score, record_score from ins where parent_id is null`.execute(db)
       o.progress?.(to)
     }
   } finally {

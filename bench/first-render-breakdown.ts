@@ -11,7 +11,7 @@
  *   node --import tsx bench/first-render-breakdown.ts http://127.0.0.1:8799/market.html
  */
 import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, PROBE } from './first-render.ts'
+import { CHROMIUM_ARGS, firstRenderDone, PROBE } from './first-render.ts'
 import { median } from './stats.ts'
 
 const url = process.argv[2]
@@ -56,8 +56,9 @@ try {
       await page.waitForTimeout(600)
       await page.addInitScript(PROBE)
       await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'toplevel', 'blink', 'loading', 'navigation', 'blink.user_timing'] })
+      const painted = firstRenderDone(page)
       await page.goto(url, { waitUntil: 'commit' })
-      await page.waitForFunction(() => (window as unknown as { __vkFirstRender: { painted: number | null } }).__vkFirstRender.painted != null, undefined, { timeout: 30_000, polling: 50 })
+      await painted
       const o = await page.evaluate(() => {
         const r = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) => e.name.includes('/v1/social/posts?') && !e.name.includes('cursor='))
         const f = (window as unknown as { __vkFirstRender: { painted: number; body: number } }).__vkFirstRender

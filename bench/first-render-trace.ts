@@ -10,17 +10,18 @@
  * RUNS (default 2): navigations; the first is a warm-up and is not printed.
  */
 import { chromium } from 'playwright-core'
-import { PROBE } from './first-render.ts'
+import { CHROMIUM_ARGS, firstRenderDone, PROBE } from './first-render.ts'
 const url = process.argv[2]
-const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] })
+const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
 for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const page = await ctx.newPage()
   await page.goto('about:blank'); await page.waitForTimeout(600)
   await page.addInitScript(PROBE)
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'toplevel', 'loading', 'navigation', 'blink'] })
+  const painted = firstRenderDone(page)
   await page.goto(url, { waitUntil: 'commit' })
-  await page.waitForFunction(() => (window as any).__vkFirstRender?.painted != null, undefined, { timeout: 30000, polling: 50 })
+  await painted
   const o = await page.evaluate(() => { const r = performance.getEntriesByType('resource') as PerformanceResourceTiming[]; return { fr: (window as any).__vkFirstRender, res: r.map((e) => [e.name.replace(/^https?:\/\/[^/]+/, '').slice(0, 90), Math.round(e.startTime), Math.round(e.responseEnd)]) } })
   const buf = await browser.stopTracing()
   await ctx.close()

@@ -17,17 +17,24 @@ before(async () => {
 })
 after(() => svc.close())
 
-/** Node-index rows whose kept record score differs from the author's positive record at the post's facet. */
+const actualScore = sql`coalesce((select rec.score from records rec where rec.account_id = p.account_id and rec.facet_type = coalesce(p.facet_type, '*')
+  and rec.facet_ref = coalesce(p.facet_ref, '*') and rec.score > 0), 0)`
+
+/**
+ * Kept record scores that differ from the author's positive record at the post's facet: on node-index rows
+ * (migration 006) and on top-level posts (migration 007); a reply keeps 0.
+ */
 async function staleRecordScores() {
-  const r = await sql<{ post_id: string; kept: number; actual: number }>`select pn.post_id, pn.record_score as kept,
-      coalesce((select rec.score from records rec where rec.account_id = p.account_id and rec.facet_type = coalesce(p.facet_type, '*')
-        and rec.facet_ref = coalesce(p.facet_ref, '*') and rec.score > 0), 0) as actual
+  const nodes = await sql<{ post_id: string; kept: number; actual: number }>`select pn.post_id, pn.record_score as kept, ${actualScore} as actual
     from post_nodes pn join posts p on p.id = pn.post_id`.execute(svc.ctx.db)
-  return r.rows.filter((x) => Math.abs(Number(x.kept) - Number(x.actual)) > 1e-9)
+  const posts = await sql<{ post_id: string; kept: number; actual: number }>`select p.id as post_id, p.record_score as kept,
+      case when p.parent_id is null then ${actualScore} else 0 end as actual
+    from posts p`.execute(svc.ctx.db)
+  return [...nodes.rows, ...posts.rows].filter((x) => Math.abs(Number(x.kept) - Number(x.actual)) > 1e-9)
 }
 
-describe('sort=record on a taxonomy node', () => {
-  it('"the author\'s settled record at the prediction\'s node" is kept on every node row: written before the record, after it, in a room, and as the record rises and falls', async () => {
+describe('sort=record on a taxonomy node and on the global scope', () => {
+  it('"the author\'s settled record at the prediction\'s node" is kept on every node row and every top-level post: written before the record, after it, in a room, as a reply, and as the record rises and falls', async () => {
     const cat = uniqueRef('cat')
     const writer = await signIn(svc)
     const other = await signIn(svc)
@@ -42,6 +49,8 @@ describe('sort=record on a taxonomy node', () => {
     const account = await accountOf(svc, writer.wallet)
     const caller = { accountId: account, wallet: writer.wallet, wallets: [writer.wallet], venueId: null, operator: false, tokenHash: '', bans: [] }
     const inRoom = await createPost(svc.ctx, caller, { subjectType: 'event', subjectRef: m.id, body: 'in a room' }, { roomId, private: false, joinOnPost: true })
+    const reply = await call(svc, 'POST', '/v1/social/posts', { token: writer.token, body: { subjectType: 'event', subjectRef: m.id, body: 'a reply', parentId: afterRecord.id } })
+    assert.equal(reply.status, 201, JSON.stringify(reply.body))
     assert.deepEqual(await staleRecordScores(), [])
     const kept = async (id: string) => Number((await sql<{ s: number }>`select max(record_score) as s from post_nodes where post_id = ${id}`.execute(svc.ctx.db)).rows[0].s)
     const score = Number((await sql<{ s: number }>`select score as s from records where account_id = ${account} and facet_ref = ${cat}`.execute(svc.ctx.db)).rows[0].s)

@@ -372,6 +372,35 @@ const m006 = [
   `create index post_nodes_record on post_nodes(node_type, node_ref, record_score desc, score desc, post_id desc)`,
 ]
 
+/**
+ * The global scope's `sort=record` page as an index range, like a node's (migration 006): each top-level
+ * post carries the same record score (`posts.record_score`), kept by the same trigger, now on both tables,
+ * and set by each post insert (services/posts.ts). Replaces the walk over `records` for the global page.
+ */
+const m007 = [
+  `alter table posts add column record_score double precision not null default 0`,
+  `create or replace function vk_post_nodes_record_score() returns trigger language plpgsql as $fn$
+  begin
+    update posts p set record_score = greatest(new.score, 0)
+    where p.parent_id is null and p.account_id = new.account_id
+      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
+      and p.record_score <> greatest(new.score, 0);
+    update post_nodes pn set record_score = greatest(new.score, 0)
+    from posts p
+    where pn.post_id = p.id and p.parent_id is null and p.account_id = new.account_id
+      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
+      and pn.record_score <> greatest(new.score, 0);
+    return null;
+  end
+  $fn$`,
+  `update posts p set record_score = rec.score
+    from records rec
+    where p.parent_id is null and rec.account_id = p.account_id and rec.facet_type = coalesce(p.facet_type, '*')
+      and rec.facet_ref = coalesce(p.facet_ref, '*') and rec.score > 0`,
+  `create index posts_record on posts(record_score desc, score desc, id desc)
+    where parent_id is null and deleted_at is null and state = 'visible' and not room_private`,
+]
+
 const run = (script: string): Migration => ({
   async up(db: Kysely<any>) {
     for (const stmt of statements(script)) await sql.raw(stmt).execute(db)
@@ -385,6 +414,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '004_market_take_counts': runEach(m004),
   '005_record_order': run(m005),
   '006_post_nodes_record_score': runEach(m006),
+  '007_posts_record_score': runEach(m007),
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -93,6 +93,8 @@ export interface Database {
     agrees: Generated<number>
     replies: Generated<number>
     score: number
+    /** The author's positive record score at the post's facet, else 0 (top-level posts; migration 007). */
+    record_score: Generated<number>
     pinned_at: TsNull
   }
   post_nodes: { post_id: string; node_type: string; node_ref: string; score: number; record_score: Generated<number> }

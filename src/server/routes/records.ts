@@ -15,8 +15,8 @@ import type { LeaderboardResult, NodeRef, RecordsResult, SettledRecord, Verdicts
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import { parseQuery, zCursor, zLimit, zNodeRef } from '../http/validate.ts'
-import { boardPage, populationAt } from '../services/leaderboard.ts'
-import { recordsFor } from '../services/records.ts'
+import { boardPage } from '../services/leaderboard.ts'
+import { populationAt, recordsFor } from '../services/records.ts'
 import { verdictsFor } from '../services/verdicts.ts'
 
 const FACET_HINT = `'<type>:<ref>' with type one of ${NODE_TYPES.join(', ')}`

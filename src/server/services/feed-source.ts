@@ -15,8 +15,8 @@
  * record page reads in two parts: posts whose author holds a positive record at the post's node (a join
  * on `records`: few rows, sorted), then all other posts, which share record key 0, in plain live order
  * straight off the index. So a record page over a big node never sorts the whole node's unrecorded posts.
- * On the global scope the recorded part is walked from the records instead (`globalRecordedRows`); a
- * taxonomy node's record page is one range of `post_nodes_record` (`nodeRecordRows`).
+ * The global scope's record page is one range of `posts_record` (`globalRecordRows`), a taxonomy node's
+ * one range of `post_nodes_record` (`nodeRecordRows`): both carry the record score on the row.
  */
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { NodeType, SubjectType } from '../../contract/ids.ts'
@@ -126,11 +126,10 @@ function plan(part: Part): PartPlan {
 
 /** Top-level posts of the scope, in feed order, from the cursor on: at most `limit` rows. */
 export async function rankedRows(ctx: ServiceContext, req: FeedRequest, limit: number): Promise<RankedRow[]> {
-  if (req.sort === 'live') return run(ctx, liveRowsQuery(ctx, req, limit))
-  const node = req.scope === 'subject' && !req.room && req.subject && req.subject.type !== 'event' ? req.subject : null
-  if (node) return run(ctx, nodeRecordRows(ctx, req, node, limit))
+  const one = pageRowsQuery(ctx, req, limit)
+  if (one) return run(ctx, one)
   const c = req.cursor
-  const recorded = req.scope === 'global' && !req.room ? globalRecordedRows(ctx, req, limit) : scopeQuery(ctx, req, limit, plan('recorded'))
+  const recorded = scopeQuery(ctx, req, limit, plan('recorded'))
   const rows = !c || Number(c[0]) > 0 ? await run(ctx, recorded) : []
   if (rows.length < limit) {
     // Record key 0: the live order; its cursor is the tail of the record cursor.
@@ -138,6 +137,20 @@ export async function rankedRows(ctx: ServiceContext, req: FeedRequest, limit: n
     for (const r of tail) rows.push({ ...r, k0: 0, k1: r.k0, k2: String(r.k1) })
   }
   return rows
+}
+
+/**
+ * The page's rows as one query when they are one index range: every `live` page, and the `record` page of
+ * a taxonomy node (`nodeRecordRows`) or of the global scope (`globalRecordRows`). Null for a `record` page
+ * read in two parts (rooms, follows, a market's thread). The caller can then read the page's extras in the
+ * same statement (page-extras.ts readPageRows).
+ */
+export function pageRowsQuery(ctx: ServiceContext, req: FeedRequest, limit: number): Expression<RankedRow> | null {
+  if (req.sort === 'live') return liveRowsQuery(ctx, req, limit)
+  const node = req.scope === 'subject' && !req.room && req.subject && req.subject.type !== 'event' ? req.subject : null
+  if (node) return nodeRecordRows(ctx, req, node, limit)
+  if (req.scope === 'global' && !req.room) return globalRecordRows(ctx, req, limit)
+  return null
 }
 
 /**
@@ -160,34 +173,21 @@ function nodeRecordRows(ctx: ServiceContext, req: FeedRequest, node: { type: str
 }
 
 /**
- * The recorded part of a global `record` page, walked from the records (migration 005): positive records
- * from the best score down (`records_positive`), and for each, that author's posts at that facet in live
- * order (`posts_author_facet`), at most `limit` of them, as a LATERAL subquery. The order (record score,
- * live score, id) then only needs sorting within one record score (incremental sort), and the walk stops
- * once a page is full, instead of joining and sorting every recorded post of the platform (56 → 11 ms for
- * a first page at 100,000 posts on PGlite). Global only: every record's posts at its facet are in scope,
- * so the walk fills a page within the first scores. A room or follows could walk most records for a few
- * rows, so they join records to the scope's own posts; a node reads its own index (`nodeRecordRows`).
+ * The global `record` page (migration 007): each top-level post carries its author's record score at the
+ * post's facet (`posts.record_score`, 0 when none is positive), so the page, recorded and unrecorded posts
+ * alike, is one range of `posts_record` from the cursor on, like a `live` page.
  */
-function globalRecordedRows(ctx: ServiceContext, req: FeedRequest, limit: number): Expression<RankedRow> {
+function globalRecordRows(ctx: ServiceContext, req: FeedRequest, limit: number): Expression<RankedRow> {
   const read: ReadScope = { reader: req.reader, venue: req.venue, ownHidden: false, openRoom: null }
-  const keys = plan('recorded').keys(false)
-  const perRecord = ranked(
-    ctx.db
-      .selectFrom('posts as p')
-      .select(POST_COLUMNS)
-      .select(keyColumns(keys))
-      .where(recordOf)
-      .where('p.parent_id', 'is', null)
-      .where(notPrivate)
-      .where(visibleTo(read)),
-    keys,
-    req.cursor,
-    limit,
-  )
-  const upTo = req.cursor ? sql`and rec.score <= ${req.cursor[0]}` : sql``
-  return sql<RankedRow>`(select p.* from records rec cross join lateral ${perRecord} p
-    where rec.score > 0 ${upTo} order by rec.score desc, p.k1 desc, p.k2 desc limit ${limit})`
+  const keys = [sql<number>`p.record_score`, sql<number>`p.score`, sql<string>`p.id`]
+  const q = ctx.db
+    .selectFrom('posts as p')
+    .select(POST_COLUMNS)
+    .select(keyColumns(keys))
+    .where('p.parent_id', 'is', null)
+    .where(notPrivate)
+    .where(visibleTo(read))
+  return ranked(q, keys, req.cursor, limit) as unknown as Expression<RankedRow>
 }
 
 const run = async (ctx: ServiceContext, q: Expression<RankedRow>) => (await sql<RankedRow>`${q}`.execute(ctx.db)).rows

@@ -1,9 +1,11 @@
 /**
- * The ranked feed page (§2.2, §4.1 `GET /v1/social/posts/feed`). A `live` page is one statement: the
- * ranked rows (feed-source.ts) with their replies, the reader's agrees and their markets' labels and
- * titles (page-extras.ts). A `record` page reads its rows in up to two parts, then the extras in one more.
- * Then, only where they apply: records (`sort=record`), signals (feed-signals.ts, taxonomy nodes), labels
- * of markets only a signal names, and settlements (feed-settlements.ts, resolved markets on the page).
+ * The ranked feed page (§2.2, §4.1 `GET /v1/social/posts/feed`). A page whose rows are one index range
+ * (every `live` page; a node's or the global `record` page) is one statement: the ranked rows
+ * (feed-source.ts) with their replies, the reader's agrees and their markets' labels and titles
+ * (page-extras.ts). Another `record` page reads its rows in up to two parts, then the extras in one more.
+ * Then, at once and only where they apply: records (`sort=record`), signals (feed-signals.ts, taxonomy
+ * nodes) and settlements (feed-settlements.ts, resolved markets on the page); then labels of markets only
+ * a signal names.
  * No per-post queries.
  */
 import type { FeedPage, Post } from '../../contract/types.ts'
@@ -13,7 +15,7 @@ import { extrasOf, pageView, readPageRows, type ExtrasSpec } from './page-extras
 import { recordsFor } from './records.ts'
 import { callerSignals } from './feed-signals.ts'
 import { settlementsFor } from './feed-settlements.ts'
-import { groupByFacet, liveRowsQuery, rankedRows, signalNode, type FeedRequest, type RankedRow } from './feed-source.ts'
+import { groupByFacet, pageRowsQuery, rankedRows, signalNode, type FeedRequest, type RankedRow } from './feed-source.ts'
 
 export { CURSOR_SHAPE, type FeedRequest } from './feed-source.ts'
 
@@ -21,16 +23,20 @@ export { CURSOR_SHAPE, type FeedRequest } from './feed-source.ts'
 export async function readFeed(ctx: ServiceContext, req: FeedRequest): Promise<FeedPage> {
   const spec: ExtrasSpec = { reader: req.reader, replies: { reader: req.reader, venue: req.venue, ownHidden: false } }
   const limit = req.limit + 1
-  const rows =
-    req.sort === 'live'
-      ? await readPageRows(ctx, liveRowsQuery(ctx, req, limit), ['k0', 'k1'], spec)
-      : await extrasOf(ctx, await rankedRows(ctx, req, limit), spec)
+  const one = pageRowsQuery(ctx, req, limit)
+  const rows = one
+    ? await readPageRows(ctx, one, req.sort === 'record' ? ['k0', 'k1', 'k2'] : ['k0', 'k1'], spec)
+    : await extrasOf(ctx, await rankedRows(ctx, req, limit), spec)
   const hasMore = rows.length > req.limit
   const page = rows.slice(0, req.limit)
   const { posts, threads, labels, titles, results } = pageView(page, req.reader)
-  if (req.sort === 'record') await fillRecords(ctx, page, posts)
+  // Independent reads, at once (on PostgreSQL each takes its own pooled connection).
   const node = signalNode(req)
-  const signals = node ? await callerSignals(ctx, req, node, page, hasMore) : []
+  const [, signals, settlements] = await Promise.all([
+    req.sort === 'record' ? fillRecords(ctx, page, posts) : null,
+    node ? callerSignals(ctx, req, node, page, hasMore) : [],
+    settlementsFor(ctx, page, (id) => !!results.get(id)),
+  ])
   // Labels and titles of markets only a signal names (a quiet row), from the chain source.
   const unlabelled = [...new Set(signals.map((s) => s.marketId))].filter((id) => !(id in labels))
   if (unlabelled.length)
@@ -38,7 +44,6 @@ export async function readFeed(ctx: ServiceContext, req: FeedRequest): Promise<F
       labels[id] = m.outcomes
       titles[id] = m.title
     }
-  const settlements = await settlementsFor(ctx, page, (id) => !!results.get(id))
   const last = page[page.length - 1]
   const nextCursor = hasMore ? encodeCursor(req.sort === 'record' ? [last.k0, last.k1, last.k2!] : [last.k0, last.k1]) : null
   return { posts, signals, settlements, threads, labels, titles, sort: req.sort, scope: req.scope, nextCursor }
@@ -47,8 +52,10 @@ export async function readFeed(ctx: ServiceContext, req: FeedRequest): Promise<F
 /** `sort=record` (§4.1 rule 6): each post carries its author's settled record at the post's node, one batch per node. */
 async function fillRecords(ctx: ServiceContext, page: RankedRow[], posts: Post[]) {
   const at = new Map(page.map((r, i) => [r.id, i]))
-  for (const { facet, rows } of groupByFacet(page)) {
-    const records = await recordsFor(ctx, rows.map((r) => r.account_id), facet)
-    for (const r of rows) posts[at.get(r.id)!].record = records.get(r.account_id) ?? null
-  }
+  await Promise.all(
+    groupByFacet(page).map(async ({ facet, rows }) => {
+      const records = await recordsFor(ctx, rows.map((r) => r.account_id), facet)
+      for (const r of rows) posts[at.get(r.id)!].record = records.get(r.account_id) ?? null
+    }),
+  )
 }

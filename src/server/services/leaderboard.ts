@@ -12,22 +12,10 @@ import type { BoardEntry, NodeRef } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { encodeCursor, decodeCursor } from '../http/cursor.ts'
 import { ApiError } from '../http/errors.ts'
-import { GLOBAL_FACET } from './records.ts'
+import { GLOBAL_FACET, populationAt } from './records.ts'
 
 type Facet = { type: string; ref: string }
 const facetOf = (f: NodeRef | null): Facet => f ?? GLOBAL_FACET
-
-export async function populationAt(ctx: ServiceContext, facet: NodeRef | null): Promise<number> {
-  const f = facetOf(facet)
-  const r = await ctx.db
-    .selectFrom('records')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('facet_type', '=', f.type)
-    .where('facet_ref', '=', f.ref)
-    .where(sql<boolean>`right_count + wrong_count > 0`)
-    .executeTakeFirstOrThrow()
-  return r.n
-}
 
 /** The first-linked wallet of each account: the wallet a board shows. */
 export async function primaryWallets(ctx: ServiceContext, accountIds: string[], db: Kysely<Database> = ctx.db): Promise<Map<string, string>> {

@@ -12,7 +12,7 @@ import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import type { Database } from '../db/schema.ts'
 import { PLAN_CACHED } from '../db/plan-cache.ts'
-import { positiveRecordScore } from './records.ts'
+import { positiveRecordScoreFor } from './records.ts'
 import { ApiError, forbidden, notFound } from '../http/errors.ts'
 import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
 import { placeReply } from './room-placement.ts'
@@ -98,6 +98,8 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
     stance_price_bps: stance?.priceBps ?? null,
     created_at: now,
     score,
+    // The `sort=record` key of a top-level post (migrations 006, 007); a reply is never ranked on its own.
+    record_score: input.parentId ? sql<number>`0` : positiveRecordScoreFor(caller.accountId, facet),
   })
 
   let post: PostRow
@@ -111,7 +113,7 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
         insert into posts (${sql.join(Object.keys(r).map((k) => sql.ref(k)))}) values (${sql.join(Object.values(r))}) returning *
       ), nodes as (
         insert into post_nodes (post_id, node_type, node_ref, score, record_score)
-        select ins.id, n.t, n.r, ins.score, ${positiveRecordScore(sql`ins`)}
+        select ins.id, n.t, n.r, ins.score, ins.record_score
         from ins, unnest(${nodes.map((n) => n.type)}::text[], ${nodes.map((n) => n.ref)}::text[]) as n(t, r)
         on conflict do nothing
         returning post_id
@@ -145,7 +147,7 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
         await rescore(tx, input.parentId)
       } else if (nodes.length) {
         await sql`insert into post_nodes (post_id, node_type, node_ref, score, record_score)
-          select p.id, n.t, n.r, p.score, ${positiveRecordScore(sql`p`)}
+          select p.id, n.t, n.r, p.score, p.record_score
           from posts p, unnest(${nodes.map((n) => n.type)}::text[], ${nodes.map((n) => n.ref)}::text[]) as n(t, r)
           where p.id = ${inserted.id}
           on conflict do nothing`.execute(tx)

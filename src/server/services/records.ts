@@ -24,6 +24,11 @@ export const recordAtFacet = (post: RawBuilder<unknown>) =>
 export const positiveRecordScore = (post: RawBuilder<unknown>) =>
   sql<number>`coalesce((select rec.score from records rec where ${recordAtFacet(post)} and rec.score > 0), 0)`
 
+/** SQL: the same score for a post not yet written, from its author's account and facet (global when none). */
+export const positiveRecordScoreFor = (accountId: string, facet: { type: string; ref: string } | null) =>
+  sql<number>`coalesce((select rec.score from records rec where rec.account_id = ${accountId}
+    and rec.facet_type = ${facet?.type ?? '*'} and rec.facet_ref = ${facet?.ref ?? '*'} and rec.score > 0), 0)`
+
 interface Tally {
   right: number
   wrong: number
@@ -108,37 +113,36 @@ export async function recomputeRecordsForMarket(ctx: ServiceContext, marketId: s
 }
 
 /** Records of many accounts at one facet (null = global), with rank and population. */
+/** SQL: the number of ranked accounts at a facet (at least one settled right or wrong call). */
+const populationOf = (f: { type: string; ref: string }) =>
+  sql<number>`(select count(*)::int from records where facet_type = ${f.type} and facet_ref = ${f.ref} and right_count + wrong_count > 0)`
+
+/** The number of ranked accounts at a facet (global when null): a board's and a record's `population`. */
+export async function populationAt(ctx: ServiceContext, facet: NodeRef | null): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select ${populationOf(facet ?? GLOBAL_FACET)} as n`.execute(ctx.db)
+  return rows[0].n
+}
+
 export async function recordsFor(ctx: ServiceContext, accountIds: string[], facet: NodeRef | null): Promise<Map<string, SettledRecord>> {
   const f = facet ?? GLOBAL_FACET
   const out = new Map<string, SettledRecord>()
-  const pop = await ctx.db
-    .selectFrom('records')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('facet_type', '=', f.type)
-    .where('facet_ref', '=', f.ref)
-    .where(sql<boolean>`right_count + wrong_count > 0`)
-    .executeTakeFirst()
-  const population = pop?.n ?? 0
   const ids = [...new Set(accountIds)]
-  const rows = ids.length
-    ? await ctx.db
-        .selectFrom('records as r')
-        .select([
-          'r.account_id',
-          'r.right_count',
-          'r.wrong_count',
-          'r.void_count',
-          'r.odds_sum',
-          'r.score',
-          sql<number>`(select count(*)::int from records o where o.facet_type = r.facet_type and o.facet_ref = r.facet_ref
-             and o.right_count + o.wrong_count > 0 and o.score > r.score)`.as('above'),
-        ])
-        .where('r.facet_type', '=', f.type)
-        .where('r.facet_ref', '=', f.ref)
-        .where('r.account_id', 'in', ids)
-        .execute()
-    : []
-  const byId = new Map(rows.map((r) => [r.account_id, r]))
+  // One statement: the population, and the accounts' records with their rank (a row with nulls when none has one).
+  const { rows } = await sql<{
+    population: number
+    account_id: string | null
+    right_count: number
+    wrong_count: number
+    void_count: number
+    odds_sum: number
+    above: number
+  }>`select ${populationOf(f)} as population, r.account_id, r.right_count, r.wrong_count, r.void_count, r.odds_sum,
+      (select count(*)::int from records o where o.facet_type = r.facet_type and o.facet_ref = r.facet_ref
+        and o.right_count + o.wrong_count > 0 and o.score > r.score) as above
+    from (select 1) one
+    left join records r on r.facet_type = ${f.type} and r.facet_ref = ${f.ref} and r.account_id = any(${ids}::text[])`.execute(ctx.db)
+  const population = rows[0]?.population ?? 0
+  const byId = new Map(rows.filter((r) => r.account_id).map((r) => [r.account_id!, r]))
   for (const id of ids) {
     const r = byId.get(id)
     const settled = r ? r.right_count + r.wrong_count : 0
