@@ -343,6 +343,13 @@ create index posts_author_facet on posts(account_id, (coalesce(facet_type, '*'))
   where parent_id is null;
 `
 
+/** The records trigger's update of an author's node rows at the record's facet (migrations 006, 007). */
+const NODE_ROWS_RECORD_UPDATE = `update post_nodes pn set record_score = greatest(new.score, 0)
+    from posts p
+    where pn.post_id = p.id and p.parent_id is null and p.account_id = new.account_id
+      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
+      and pn.record_score <> greatest(new.score, 0);`
+
 /**
  * A taxonomy node's `sort=record` page as an index range (§4.1 rule 6; `<vk-room-feed subject-type
  * subject-ref>` reads it by default): each node-index row carries its post author's record score at the
@@ -355,11 +362,7 @@ const m006 = [
   `alter table post_nodes add column record_score double precision not null default 0`,
   `create function vk_post_nodes_record_score() returns trigger language plpgsql as $fn$
   begin
-    update post_nodes pn set record_score = greatest(new.score, 0)
-    from posts p
-    where pn.post_id = p.id and p.parent_id is null and p.account_id = new.account_id
-      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
-      and pn.record_score <> greatest(new.score, 0);
+    ${NODE_ROWS_RECORD_UPDATE}
     return null;
   end
   $fn$`,
@@ -385,11 +388,7 @@ const m007 = [
     where p.parent_id is null and p.account_id = new.account_id
       and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
       and p.record_score <> greatest(new.score, 0);
-    update post_nodes pn set record_score = greatest(new.score, 0)
-    from posts p
-    where pn.post_id = p.id and p.parent_id is null and p.account_id = new.account_id
-      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
-      and pn.record_score <> greatest(new.score, 0);
+    ${NODE_ROWS_RECORD_UPDATE}
     return null;
   end
   $fn$`,
