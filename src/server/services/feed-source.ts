@@ -124,10 +124,17 @@ function plan(part: Part): PartPlan {
   }
 }
 
-/** Top-level posts of the scope, in feed order, from the cursor on: at most `limit` rows. */
+/** Top-level posts of the scope, in feed order, from the cursor on: at most `limit` rows (the rows alone, no extras). */
 export async function rankedRows(ctx: ServiceContext, req: FeedRequest, limit: number): Promise<RankedRow[]> {
   const one = pageRowsQuery(ctx, req, limit)
-  if (one) return run(ctx, one)
+  return one ? run(ctx, one) : twoPartRecordRows(ctx, req, limit)
+}
+
+/**
+ * A `record` page read in two parts (where `pageRowsQuery` is null: rooms, follows, a market's thread): the
+ * recorded posts, then the unrecorded ones in live order. At most `limit` rows, from the cursor on.
+ */
+export async function twoPartRecordRows(ctx: ServiceContext, req: FeedRequest, limit: number): Promise<RankedRow[]> {
   const c = req.cursor
   const recorded = scopeQuery(ctx, req, limit, plan('recorded'))
   const rows = !c || Number(c[0]) > 0 ? await run(ctx, recorded) : []

@@ -15,7 +15,7 @@ import { extrasOf, pageView, readPageRows, type ExtrasSpec } from './page-extras
 import { recordsFor } from './records.ts'
 import { callerSignals } from './feed-signals.ts'
 import { settlementsFor } from './feed-settlements.ts'
-import { groupByFacet, pageRowsQuery, rankedRows, signalNode, type FeedRequest, type RankedRow } from './feed-source.ts'
+import { groupByFacet, pageRowsQuery, signalNode, twoPartRecordRows, type FeedRequest, type RankedRow } from './feed-source.ts'
 
 export { CURSOR_SHAPE, type FeedRequest } from './feed-source.ts'
 
@@ -26,7 +26,7 @@ export async function readFeed(ctx: ServiceContext, req: FeedRequest): Promise<F
   const one = pageRowsQuery(ctx, req, limit)
   const rows = one
     ? await readPageRows(ctx, one, req.sort === 'record' ? ['k0', 'k1', 'k2'] : ['k0', 'k1'], spec)
-    : await extrasOf(ctx, await rankedRows(ctx, req, limit), spec)
+    : await extrasOf(ctx, await twoPartRecordRows(ctx, req, limit), spec)
   const hasMore = rows.length > req.limit
   const page = rows.slice(0, req.limit)
   const { posts, threads, labels, titles, results } = pageView(page, req.reader)
