@@ -59,6 +59,8 @@ export async function bulkSeed(db: Kysely<Database>, o: BulkOptions) {
   const t0 = now - span
   // The take-count trigger would fire once per seeded row; the counters are recomputed once at the end.
   await sql`alter table posts disable trigger posts_market_take_counts`.execute(db)
+  // The record-score trigger would read `records` per row; the seed sets `record_score` itself (below).
+  await sql`alter table posts disable trigger posts_record_score`.execute(db)
   try {
     for (let from = 1; from <= o.posts; from += batch) {
       const to = Math.min(o.posts, from + batch - 1)
@@ -97,6 +99,7 @@ export async function bulkSeed(db: Kysely<Database>, o: BulkOptions) {
   } finally {
     await sql`drop function if exists vk_bench_b36(bigint, int)`.execute(db)
     await sql`alter table posts enable trigger posts_market_take_counts`.execute(db)
+    await sql`alter table posts enable trigger posts_record_score`.execute(db)
   }
   await sql`insert into market_take_counts (market_id, side, n)
     select market_id, coalesce(stance_side, -1), count(*)::int from posts

@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
-import { addMarket, call, signIn, startTestService, type TestService } from '../helpers/service.ts'
+import { addMarket, call, ON_POSTGRES, signIn, startTestService, type TestService } from '../helpers/service.ts'
 import { accountOf, allPages, makeRoom, settleTakes, uniqueRef, writePost } from '../helpers/feed-fixtures.ts'
 import { createPost } from '../../src/server/services/posts.ts'
 
@@ -97,5 +97,81 @@ describe('sort=record on a taxonomy node and on the global scope', () => {
     assert.ok(!seen.includes(gone.id))
     assert.equal(pages[0].posts[0].record?.rank, 1)
     assert.ok(pages.every((p) => p.sort === 'record'))
+  })
+})
+
+/**
+ * A post and a change of its author's record, at once (migration 008). PostgreSQL only: PGlite runs one
+ * connection, so its transactions never interleave.
+ */
+describe('sort=record: a post written while its author\'s record changes', { skip: !ON_POSTGRES && 'needs PostgreSQL: PGlite runs one connection, so a post and a record write never overlap there' }, () => {
+  /** Resolves once another session of this database waits on a lock, or once `settled` settles (it did not wait). */
+  async function untilBlockedOr(settled: Promise<unknown>) {
+    let done = false
+    settled.then(() => (done = true), () => (done = true))
+    for (let i = 0; i < 300 && !done; i++) {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(svc.ctx.db)
+      if (rows[0].n > 0) return
+      await new Promise((r) => setTimeout(r, 10))
+    }
+  }
+  const opened = () => {
+    let open!: () => void
+    let close!: () => void
+    return { isOpen: new Promise<void>((r) => (open = r)), closes: new Promise<void>((r) => (close = r)), open: () => open(), close: () => close() }
+  }
+  async function recordedWriter() {
+    const cat = uniqueRef('cat')
+    const writer = await signIn(svc)
+    await settleTakes(svc, writer, cat, { right: 1, wrong: 0 })
+    const m = await addMarket(svc, { nodes: [{ type: 'category', ref: cat }] })
+    const account = await accountOf(svc, writer.wallet)
+    const raise = sql`update records set score = score + 1 where account_id = ${account} and facet_type = 'category' and facet_ref = ${cat}`
+    return { cat, writer, m, raise }
+  }
+
+  it('"the author\'s settled record at the prediction\'s node": a post written while the record\'s change is not yet committed carries the new record once it is', async () => {
+    const { writer, m, raise } = await recordedWriter()
+    const tx = opened()
+    const recordTx = svc.ctx.db.transaction().execute(async (t) => {
+      await raise.execute(t)
+      tx.open()
+      await tx.closes
+    })
+    await tx.isOpen
+    const post = writePost(svc, writer, 'event', m.id, 'written while the record changes')
+    await untilBlockedOr(post)
+    tx.close()
+    await recordTx
+    await post
+    assert.deepEqual(await staleRecordScores(), [])
+  })
+
+  it('"the author\'s settled record at the prediction\'s node": a record changed while a post\'s insert is not yet committed reaches that post once it is; the author\'s other posts do not wait on it', async () => {
+    const { cat, writer, m, raise } = await recordedWriter()
+    const template = await writePost(svc, writer, 'event', m.id, 'a post to copy')
+    const id = `${template.id}x`
+    const tx = opened()
+    const postTx = svc.ctx.db.transaction().execute(async (t) => {
+      await sql`insert into posts (id, subject_type, subject_ref, account_id, author, body, market_id, facet_type, facet_ref, created_at, score)
+        select ${id}, subject_type, subject_ref, account_id, author, 'inserted while the record changes', market_id, facet_type, facet_ref, created_at, score
+        from posts where id = ${template.id}`.execute(t)
+      await sql`insert into post_nodes (post_id, node_type, node_ref, score, record_score)
+        select id, 'category', ${cat}, score, record_score from posts where id = ${id}`.execute(t)
+      tx.open()
+      await tx.closes
+    })
+    await tx.isOpen
+    // Posts take the record's lock shared: another post by the same author is written meanwhile.
+    await writePost(svc, writer, 'event', m.id, 'written beside the open insert')
+    const recordWrite = raise.execute(svc.ctx.db)
+    await untilBlockedOr(recordWrite)
+    tx.close()
+    await postTx
+    await recordWrite
+    assert.deepEqual(await staleRecordScores(), [])
+    const kept = await sql<{ s: number }>`select record_score as s from post_nodes where post_id = ${id}`.execute(svc.ctx.db)
+    assert.ok(Number(kept.rows[0].s) > 0)
   })
 })

@@ -400,6 +400,46 @@ const m007 = [
     where parent_id is null and deleted_at is null and state = 'visible' and not room_private`,
 ]
 
+/**
+ * A post written while its author's record changes keeps the record it was written under (migrations 006,
+ * 007 left this open): in READ COMMITTED the post's insert reads `records` as of its statement's start, and
+ * the record writer's update of the author's posts does not see a post not yet committed, so each could
+ * miss the other. Both now take one advisory lock per author and facet, the record's key, before they read:
+ * the record writer (the trigger on `records`) exclusive, a top-level post's insert (a trigger on `posts`,
+ * which now sets `record_score` whoever writes the post) shared, so posts never wait on each other. Whichever
+ * comes second waits for the first to commit, and its next statement sees the first's row: the post reads
+ * the new record, or the writer's update finds the new post. A reply ranks only under its post: 0, no lock.
+ */
+const RECORD_LOCK_KEY = (account: string, facetType: string, facetRef: string) =>
+  `hashtextextended('vk-record ' || ${account} || ' ' || ${facetType} || ' ' || ${facetRef}, 0)`
+
+const m008 = [
+  `create or replace function vk_post_nodes_record_score() returns trigger language plpgsql as $fn$
+  begin
+    perform pg_advisory_xact_lock(${RECORD_LOCK_KEY('new.account_id', 'new.facet_type', 'new.facet_ref')});
+    update posts p set record_score = greatest(new.score, 0)
+    where p.parent_id is null and p.account_id = new.account_id
+      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
+      and p.record_score <> greatest(new.score, 0);
+    ${NODE_ROWS_RECORD_UPDATE}
+    return null;
+  end
+  $fn$`,
+  `create function vk_posts_record_score() returns trigger language plpgsql as $fn$
+  begin
+    if new.parent_id is not null then
+      new.record_score := 0;
+      return new;
+    end if;
+    perform pg_advisory_xact_lock_shared(${RECORD_LOCK_KEY('new.account_id', "coalesce(new.facet_type, '*')", "coalesce(new.facet_ref, '*')")});
+    new.record_score := coalesce((select rec.score from records rec where rec.account_id = new.account_id
+      and rec.facet_type = coalesce(new.facet_type, '*') and rec.facet_ref = coalesce(new.facet_ref, '*') and rec.score > 0), 0);
+    return new;
+  end
+  $fn$`,
+  `create trigger posts_record_score before insert on posts for each row execute function vk_posts_record_score()`,
+]
+
 const run = (script: string): Migration => ({
   async up(db: Kysely<any>) {
     for (const stmt of statements(script)) await sql.raw(stmt).execute(db)
@@ -414,6 +454,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '005_record_order': run(m005),
   '006_post_nodes_record_score': runEach(m006),
   '007_posts_record_score': runEach(m007),
+  '008_record_score_lock': runEach(m008),
 }
 
 export const migrationProvider: MigrationProvider = {

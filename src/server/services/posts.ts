@@ -12,7 +12,6 @@ import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import type { Database } from '../db/schema.ts'
 import { PLAN_CACHED } from '../db/plan-cache.ts'
-import { positiveRecordScoreFor } from './records.ts'
 import { ApiError, forbidden, notFound } from '../http/errors.ts'
 import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
 import { placeReply } from './room-placement.ts'
@@ -98,8 +97,7 @@ export async function createPost(ctx: ServiceContext, caller: Caller, input: New
     stance_price_bps: stance?.priceBps ?? null,
     created_at: now,
     score,
-    // The `sort=record` key of a top-level post (migrations 006, 007); a reply is never ranked on its own.
-    record_score: input.parentId ? sql<number>`0` : positiveRecordScoreFor(caller.accountId, facet),
+    // `record_score`, the `sort=record` key, is set by the insert's trigger under the record's lock (migration 008).
   })
 
   let post: PostRow

@@ -24,11 +24,6 @@ export const recordAtFacet = (post: RawBuilder<unknown>) =>
 export const positiveRecordScore = (post: RawBuilder<unknown>) =>
   sql<number>`coalesce((select rec.score from records rec where ${recordAtFacet(post)} and rec.score > 0), 0)`
 
-/** SQL: the same score for a post not yet written, from its author's account and facet (global when none). */
-export const positiveRecordScoreFor = (accountId: string, facet: { type: string; ref: string } | null) =>
-  sql<number>`coalesce((select rec.score from records rec where rec.account_id = ${accountId}
-    and rec.facet_type = ${facet?.type ?? '*'} and rec.facet_ref = ${facet?.ref ?? '*'} and rec.score > 0), 0)`
-
 interface Tally {
   right: number
   wrong: number
