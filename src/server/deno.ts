@@ -13,17 +13,12 @@
  *
  * Excluded from the Node typecheck (tsconfig); `deno check src/server/deno.ts` checks it.
  */
-import { createService, type RunningService, serviceApp, type ServiceOptions } from './service.ts'
+import { createService, type ListenOptions, type RunningService, serviceApp } from './service.ts'
 import { Hub } from './realtime/hub.ts'
 import { PATHS } from '../contract/paths.ts'
-import { banner, explainStartError, parseServeFlags, SERVE_USAGE, seedIfEmpty, UsageError, type ServeFlags } from './serve-cli.ts'
+import { flagsOrExit, SERVE_USAGE, serveUntilStopped } from './serve-cli.ts'
 
-export interface DenoServiceOptions extends ServiceOptions {
-  /** Port; 0 picks any free port. Default 8787. */
-  port?: number
-  host?: string
-  mount?: Parameters<typeof serviceApp>[1]
-}
+export type DenoServiceOptions = ListenOptions
 
 export type DenoService = RunningService
 
@@ -84,51 +79,14 @@ export async function startDenoService(opts: DenoServiceOptions = {}): Promise<D
 }
 
 async function main(args: string[]): Promise<number> {
-  let flags: ServeFlags
-  try {
-    flags = parseServeFlags(args, { DATABASE_URL: Deno.env.get('DATABASE_URL') }, false)
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e
-    console.error(`venuekit: ${e.message}\n\n${SERVE_USAGE}`)
-    return 2
-  }
-  if (flags.help) {
-    console.log(SERVE_USAGE)
-    return 0
-  }
-  let svc: DenoService
-  try {
-    svc = await startDenoService({ port: flags.port, host: flags.host, dataDir: flags.dataDir, databaseUrl: flags.databaseUrl, operators: flags.operators, dev: flags.dev })
-  } catch (e) {
-    console.error(`venuekit: cannot start: ${explainStartError(e, flags)}`)
-    return 1
-  }
-  const stopped = new Promise<string>((resolve) => {
-    let stopping = false
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      Deno.addSignalListener(signal, () => {
-        if (stopping) {
-          console.error(`venuekit: ${signal} again; exiting without a clean stop`)
-          Deno.exit(130)
-        }
-        stopping = true
-        resolve(signal)
-      })
-    }
+  const flags = flagsOrExit(args, { DATABASE_URL: Deno.env.get('DATABASE_URL') }, false, SERVE_USAGE)
+  if (typeof flags === 'number') return flags
+  return await serveUntilStopped(flags, {
+    name: `deno ${Deno.version.deno}`,
+    start: startDenoService,
+    onSignal: (signal, fn) => Deno.addSignalListener(signal, fn),
+    exit: (code) => Deno.exit(code),
   })
-  try {
-    const seed = await seedIfEmpty(svc, flags.seed)
-    console.log(banner({ url: svc.url, streamUrl: svc.streamUrl, storeKind: svc.ctx.store.kind, flags, seed, runtime: `deno ${Deno.version.deno}` }))
-  } catch (e) {
-    console.error(`venuekit: seeding the demo data failed: ${(e as Error).message}`)
-    await svc.close()
-    return 1
-  }
-  const signal = await stopped
-  console.log(`venuekit: ${signal} received, stopping…`)
-  await svc.close()
-  console.log('venuekit: stopped')
-  return 0
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args))

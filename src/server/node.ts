@@ -3,18 +3,11 @@ import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
-import type { createApp } from './app.ts'
-import { createService, type RunningService, serviceApp, type ServiceOptions } from './service.ts'
+import { createService, type ListenOptions, type RunningService, serviceApp } from './service.ts'
 import { Hub, MAX_MESSAGE_CHARS } from './realtime/hub.ts'
 import { PATHS } from '../contract/paths.ts'
 
-export interface ReferenceServiceOptions extends ServiceOptions {
-  /** Port; 0 picks any free port. Default 8787. */
-  port?: number
-  host?: string
-  /** Extra routes (the demo pages) mounted before the API. */
-  mount?: Parameters<typeof createApp>[1]
-}
+export type ReferenceServiceOptions = ListenOptions
 
 export type ReferenceService = RunningService
 

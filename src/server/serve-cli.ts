@@ -1,6 +1,6 @@
 /**
  * What the Node CLI (`venuekit serve`) and the Deno entry share: flag parsing, seeding an empty store,
- * and the start-up banner. Runtime-neutral: no Node or Deno APIs here.
+ * the start-up banner, and serving until a signal. Runtime-neutral: no Node or Deno APIs here.
  */
 import { WALLET_RE } from '../contract/ids.ts'
 import type { ServiceContext } from './context.ts'
@@ -8,6 +8,7 @@ import type { ChainController } from './chain/source.ts'
 import { DataDirLockedError } from './db/open.ts'
 import { DEMO_WALLETS } from './demo-wallets.ts'
 import { isStoreEmpty, seedDemo } from './seed.ts'
+import type { ListenOptions, RunningService } from './service.ts'
 
 export interface ServeFlags {
   port: number
@@ -138,4 +139,70 @@ export function explainStartError(e: unknown, flags: Pick<ServeFlags, 'port' | '
   if (err?.code === 'ECONNREFUSED' || err?.code === 'ENOTFOUND' || err?.code === '3D000' || err?.code === '28P01')
     return `cannot use the PostgreSQL database in DATABASE_URL: ${err.message}`
   return err?.message ?? String(e)
+}
+
+/**
+ * The entry's flags, or the exit code once usage or help is printed (2 for a usage error, 0 for help).
+ * `usage` is the entry's own text (the Node CLI names its command).
+ */
+export function flagsOrExit(argv: readonly string[], env: { DATABASE_URL?: string }, seedByDefault: boolean, usage: string): ServeFlags | number {
+  let flags: ServeFlags
+  try {
+    flags = parseServeFlags(argv, env, seedByDefault)
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e
+    console.error(`venuekit: ${e.message}\n\n${usage}`)
+    return 2
+  }
+  if (!flags.help) return flags
+  console.log(usage)
+  return 0
+}
+
+/** What an entry gives `serveUntilStopped`: its runtime's name, server, signals and exit. */
+export interface ServeRuntime {
+  name: string
+  start(o: ListenOptions): Promise<RunningService>
+  onSignal(signal: 'SIGINT' | 'SIGTERM', fn: () => void): void
+  exit(code: number): never
+}
+
+/**
+ * Starts the service, seeds it when asked, prints the banner, and stops cleanly on SIGINT or SIGTERM (a
+ * second signal exits at once). Resolves with the process's exit code: 1 when it cannot start or seed.
+ */
+export async function serveUntilStopped(flags: ServeFlags, rt: ServeRuntime): Promise<number> {
+  let svc: RunningService
+  try {
+    svc = await rt.start({ port: flags.port, host: flags.host, dataDir: flags.dataDir, databaseUrl: flags.databaseUrl, operators: flags.operators, dev: flags.dev })
+  } catch (e) {
+    console.error(`venuekit: cannot start: ${explainStartError(e, flags)}`)
+    return 1
+  }
+  const stopped = new Promise<string>((resolve) => {
+    let stopping = false
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      rt.onSignal(signal, () => {
+        if (stopping) {
+          console.error(`venuekit: ${signal} again; exiting without a clean stop`)
+          rt.exit(130)
+        }
+        stopping = true
+        resolve(signal)
+      })
+    }
+  })
+  try {
+    const seed = await seedIfEmpty(svc, flags.seed)
+    console.log(banner({ url: svc.url, streamUrl: svc.streamUrl, storeKind: svc.ctx.store.kind, flags, seed, runtime: rt.name }))
+  } catch (e) {
+    console.error(`venuekit: seeding the demo data failed: ${(e as Error).message}`)
+    await svc.close()
+    return 1
+  }
+  const signal = await stopped
+  console.log(`venuekit: ${signal} received, stopping…`)
+  await svc.close()
+  console.log('venuekit: stopped')
+  return 0
 }

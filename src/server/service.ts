@@ -89,6 +89,15 @@ export async function createService(opts: ServiceOptions = {}): Promise<Service>
 }
 
 /** A service listening on a port, whatever the runtime (Node: node.ts, Deno: deno.ts). */
+/** A service that listens (the Node and Deno entries): where, and the routes mounted before the API. */
+export interface ListenOptions extends ServiceOptions {
+  /** Port; 0 picks any free port. Default 8787. */
+  port?: number
+  host?: string
+  /** Extra routes (the demo pages) mounted before the API. */
+  mount?: Parameters<typeof serviceApp>[1]
+}
+
 export interface RunningService {
   url: string
   streamUrl: string

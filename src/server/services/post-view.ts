@@ -1,7 +1,8 @@
 /** Post rows to wire posts (a page's replies, agrees and labels: page-extras.ts). */
-import { sql } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Post } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
+import type { Database } from '../db/schema.ts'
 
 export const POST_COLUMNS = [
   'p.id',
@@ -27,29 +28,8 @@ export const POST_COLUMNS = [
   'p.facet_ref',
 ] as const
 
-export type PostRow = {
-  id: string
-  subject_type: string
-  subject_ref: string
-  account_id: string
-  author: string
-  body: string
-  parent_id: string | null
-  room_id: string | null
-  market_id: string | null
-  stance_side: number | null
-  stance_size: string | null
-  stance_price_bps: number | null
-  created_at: Date
-  edited_at: Date | null
-  state: string
-  agrees: number
-  replies: number
-  score: number
-  pinned_at: Date | null
-  facet_type: string | null
-  facet_ref: string | null
-}
+/** A post as the views read it: the posts row's `POST_COLUMNS`, typed from the schema. */
+export type PostRow = Pick<Selectable<Database['posts']>, (typeof POST_COLUMNS)[number] extends `p.${infer C}` ? C : never>
 
 const iso = (d: Date | string | null) => (d == null ? null : new Date(d).toISOString())
 
