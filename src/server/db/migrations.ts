@@ -350,6 +350,12 @@ const NODE_ROWS_RECORD_UPDATE = `update post_nodes pn set record_score = greates
       and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
       and pn.record_score <> greatest(new.score, 0);`
 
+/** The records trigger's update of an author's top-level posts at the record's facet (migrations 007, 008). */
+const POSTS_RECORD_UPDATE = `update posts p set record_score = greatest(new.score, 0)
+    where p.parent_id is null and p.account_id = new.account_id
+      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
+      and p.record_score <> greatest(new.score, 0);`
+
 /**
  * A taxonomy node's `sort=record` page as an index range (§4.1 rule 6; `<vk-room-feed subject-type
  * subject-ref>` reads it by default): each node-index row carries its post author's record score at the
@@ -384,10 +390,7 @@ const m007 = [
   `alter table posts add column record_score double precision not null default 0`,
   `create or replace function vk_post_nodes_record_score() returns trigger language plpgsql as $fn$
   begin
-    update posts p set record_score = greatest(new.score, 0)
-    where p.parent_id is null and p.account_id = new.account_id
-      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
-      and p.record_score <> greatest(new.score, 0);
+    ${POSTS_RECORD_UPDATE}
     ${NODE_ROWS_RECORD_UPDATE}
     return null;
   end
@@ -417,10 +420,7 @@ const m008 = [
   `create or replace function vk_post_nodes_record_score() returns trigger language plpgsql as $fn$
   begin
     perform pg_advisory_xact_lock(${RECORD_LOCK_KEY('new.account_id', 'new.facet_type', 'new.facet_ref')});
-    update posts p set record_score = greatest(new.score, 0)
-    where p.parent_id is null and p.account_id = new.account_id
-      and coalesce(p.facet_type, '*') = new.facet_type and coalesce(p.facet_ref, '*') = new.facet_ref
-      and p.record_score <> greatest(new.score, 0);
+    ${POSTS_RECORD_UPDATE}
     ${NODE_ROWS_RECORD_UPDATE}
     return null;
   end
