@@ -1,4 +1,4 @@
-/* global process */
+/* global process, setTimeout */
 /**
  * @web/test-runner for every browser test (`test/browser/**\/*.test.ts`) in Debian Chromium
  * (`apt-get install -y chromium`). TypeScript through esbuild; bare imports resolved from node_modules.
@@ -32,9 +32,33 @@ function referenceService() {
   }
 }
 
+/**
+ * Routes for the transport's fault tests (test/browser/xhr-fetch.test.ts), under any path below them:
+ * `/__vk/status/<code>` answers that status, with an HTML body (`<html><code></html>`) unless the status has
+ * none; `/__vk/hang` answers `{}` only after 5 s.
+ */
+async function faultRoutes(ctx, next) {
+  const status = /^\/__vk\/status\/(\d{3})(\/|$)/.exec(ctx.path)
+  if (status) {
+    ctx.status = Number(status[1])
+    if (![204, 205, 304].includes(ctx.status)) {
+      ctx.type = 'text/html'
+      ctx.body = `<html>${ctx.status}</html>`
+    }
+    return
+  }
+  if (/^\/__vk\/hang(\/|$)/.test(ctx.path)) {
+    await new Promise((r) => setTimeout(r, 5000))
+    ctx.body = {}
+    return
+  }
+  return next()
+}
+
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: true,
+  middleware: [faultRoutes],
   concurrency: 1,
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), referenceService()],
   browsers: [

@@ -45,9 +45,10 @@
  * - Per navigation the ratio is paint / responseEnd; the rows give the medians of the paint times, of the
  *   responseEnd times and of the per-navigation ratios. No throttling or CPU emulation.
  * - The last row splits the time after responseEnd: when the page's main thread took the answer (the
- *   thread read's `fetch` promise resolving, then its body's `text()`), both times noted by wrappers in the
- *   probe that pass everything through unchanged; and from the body to the painted card, which is the
- *   element's own part (store, first rows, their cards, one frame).
+ *   element's page context reads over XMLHttpRequest: its headers, then its `load`; with a `fetch`, the
+ *   promise resolving, then its body's `text()`), noted by wrappers in the probe that pass everything
+ *   through unchanged; and from the body to the painted card, which is the element's own part (store,
+ *   first rows, their cards, one frame).
  * - VK_BENCH_RENDER_PAGE=/other.html measures another page of the demo that shows the same market's thread.
  */
 import { existsSync } from 'node:fs'
@@ -240,7 +241,8 @@ interface Sample {
  */
 export const PROBE = `(() => {
   const out = (window.__vkFirstRender = { detected: null, painted: null, nextFrame: null, headers: null, body: null })
-  // When the page gets the thread read's answer: the fetch promise (headers), then the body's text. Each is a
+  // When the page gets the thread read's answer: over XMLHttpRequest (the page context's transport), its
+  // headers and then its load event; over fetch, the promise (headers), then the body's text. Each is a
   // task on the page's main thread, so each waits behind whatever the page is busy with. Wrappers that only
   // note the time; the element's own code and what it receives are unchanged.
   const isThread = (u) => u.includes('/v1/social/posts?') && !u.includes('cursor=')
@@ -255,6 +257,14 @@ export const PROBE = `(() => {
     const p = text0.call(this)
     if (isThread(this.url)) p.then(() => { out.body ??= performance.now() }, () => {})
     return p
+  }
+  const open0 = XMLHttpRequest.prototype.open
+  XMLHttpRequest.prototype.open = function (m, u, ...rest) {
+    if (isThread(String(u))) {
+      this.addEventListener('readystatechange', () => { if (this.readyState === 2) out.headers ??= performance.now() })
+      this.addEventListener('load', () => { out.body ??= performance.now() })
+    }
+    return open0.call(this, m, u, ...rest)
   }
   const card = () => {
     const list = document.querySelector('vk-market-comments')?.shadowRoot?.querySelector('[part~="list"]')
@@ -454,7 +464,7 @@ async function measure(executablePath: string): Promise<BenchRow[]> {
         ratio,
       }),
       row(
-        `  after the JSON: page busy starting, takes the body (text() resolves) +${fmt(wait.body)} ms later (fetch +${fmt(wait.headers)}); then the element to the paint`,
+        `  after the JSON: page busy starting, takes the body (XHR load) +${fmt(wait.body)} ms later (headers +${fmt(wait.headers)}); then the element to the paint`,
         `p50 ${fmt(wait.paint)} ms`,
         '',
         '',

@@ -8,6 +8,7 @@ import type { SessionInfo } from '../contract/types.ts'
 import { createClient, type VenuekitClient, type WalletSigner } from '../sdk/client.ts'
 import type { ClientConfig } from '../sdk/config.ts'
 import { VenuekitError } from '../sdk/errors.ts'
+import { xhrFetch } from '../sdk/xhr-fetch.ts'
 import { postActions } from './actions.ts'
 import { authors } from './authors.ts'
 import { checkout, type BuySettled, type CheckoutAdapter } from './checkout.ts'
@@ -22,7 +23,10 @@ import { createMarketCache, reads } from './reads.ts'
 import { rooms } from './rooms.ts'
 
 export interface VenuekitOptions {
-  /** The SDK client to share; or `config`, and the client is created for you. */
+  /**
+   * The SDK client to share; or `config`, and the client is created for you. In a browser that client
+   * reads over XMLHttpRequest (one task per answer instead of fetch's two) unless `config.fetchImpl` is set.
+   */
   client?: VenuekitClient
   config?: ClientConfig
   /** The venue's checkout (drawer and one-tap buy); Tail and the prompt's buys go through it. */
@@ -71,7 +75,8 @@ export function createVenuekit(o: VenuekitOptions = {}) {
       'a venuekit context already exists on this page: create ONE with createVenuekit() and share it (getVenuekit()); two session-auth objects race and writes land on whichever session won (§4.5.5)',
     )
   if (!o.client && !o.config) throw new VenuekitError('validation', 'createVenuekit needs a client or a config')
-  const client = o.client ?? createClient(o.config!)
+  // In a browser the page's reads go over XMLHttpRequest unless the venue gave its own fetch (xhr-fetch.ts).
+  const client = o.client ?? createClient(o.config!.fetchImpl || typeof XMLHttpRequest != 'function' ? o.config! : { ...o.config, fetchImpl: xhrFetch })
   const ctx = createCtx(client, { releaseMs: o.releaseMs ?? 5000, dedupeMs: o.dedupeMs ?? 4000 })
 
   const overlay = createPostOverlay()

@@ -38,12 +38,12 @@ export async function rejects<E extends Error = VenuekitError>(p: Promise<unknow
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** A fetch that counts the requests it passes on (and records their URLs). */
-export function countingFetch() {
+/** A fetch that counts the requests it passes on to `base` (and records their URLs). */
+export function countingFetch(base: typeof fetch = fetch) {
   const urls: string[] = []
   const f = ((input: RequestInfo | URL, init?: RequestInit) => {
     urls.push(String(input))
-    return fetch(input, init)
+    return base(input, init)
   }) as typeof fetch
   return Object.assign(f, { urls })
 }
@@ -125,7 +125,7 @@ export const contractCases: ContractCase[] = [
   {
     name: '§5.2 "Writes … require a client session": a write without one throws before any request',
     async run(h) {
-      const f = countingFetch()
+      const f = countingFetch(h.env.fetchImpl)
       const c = h.client({ fetchImpl: f })
       const m = `0x${'ab'.repeat(32)}`
       await rejects(c.createPost('event', m, 'hello'), { type: VenuekitError, code: 'unauthenticated' })
@@ -224,7 +224,7 @@ export const contractCases: ContractCase[] = [
     async run(h) {
       const a = await h.signedIn()
       const b = h.wallet()
-      const f = countingFetch()
+      const f = countingFetch(h.env.fetchImpl)
       const c = h.client({ fetchImpl: f })
       const r = await c.profiles([a.w.address, b.address.toUpperCase().replace('0X', '0x'), a.w.wallet])
       eq(Object.keys(r.profiles).sort(), [a.w.wallet, b.wallet].sort(), 'profiles keyed lowercased')
@@ -238,7 +238,7 @@ export const contractCases: ContractCase[] = [
       const m = await h.addMarket()
       await (await h.signedIn()).createPost('event', m.id, 'counted')
       const many = [m.id, ...Array.from({ length: 149 }, (_, i) => `0x${i.toString(16).padStart(64, 'c')}`)]
-      const f = countingFetch()
+      const f = countingFetch(h.env.fetchImpl)
       const r = await h.client({ fetchImpl: f }).takeCounts(many)
       eq(f.urls.length, 2, 'requests')
       eq(f.urls.map((u) => new URL(u).searchParams.get('ids')!.split(',').length).sort((x, y) => x - y), [50, LIMITS.takeCountIdsPerRequest], 'ids per request')
@@ -252,7 +252,7 @@ export const contractCases: ContractCase[] = [
     async run(h) {
       const a = (await h.addMarket()).id
       const b = (await h.addMarket()).id
-      const f = countingFetch()
+      const f = countingFetch(h.env.fetchImpl)
       const c = h.client({ fetchImpl: f })
       const [r1, r2] = await Promise.all([c.takeCounts([a, b]), c.takeCounts([b.toUpperCase().replace('0X', '0x'), a, a])])
       eq(f.urls.length, 1, 'one in-flight read')
@@ -448,7 +448,7 @@ export const contractCases: ContractCase[] = [
   {
     name: '§4.2 validation before the network: malformed wallet or market ids, unknown scope or subject type, empty body — each names the argument, no request made',
     async run(h) {
-      const f = countingFetch()
+      const f = countingFetch(h.env.fetchImpl)
       const c = h.client({ fetchImpl: f })
       const s = await c.auth.signIn(h.wallet()).catch(() => null)
       eq(s !== null, true, 'signed in')

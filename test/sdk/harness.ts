@@ -14,6 +14,8 @@ export interface FixtureEnv {
   url: string
   streamUrl: string
   WebSocketImpl?: SocketConstructor
+  /** The clients' fetch (the global one when unset). */
+  fetchImpl?: typeof fetch
 }
 
 export interface TestWallet extends WalletSigner {
@@ -38,7 +40,7 @@ export function harness(env: FixtureEnv) {
     if (!r.ok) throw new Error(`${path} ${r.status} ${JSON.stringify(j)}`)
     return j as T
   }
-  const client = (over: ClientConfig = {}) => createClient({ baseUrl: env.url, apiKey: null, WebSocketImpl: env.WebSocketImpl, ...over })
+  const client = (over: ClientConfig = {}) => createClient({ baseUrl: env.url, apiKey: null, WebSocketImpl: env.WebSocketImpl, fetchImpl: env.fetchImpl, ...over })
   const wallet = () => signer(generatePrivateKey())
   /** A client signed in with a fresh wallet (or the one given). */
   const signedIn = async (over: ClientConfig = {}, w: TestWallet = wallet()) => {
