@@ -55,9 +55,16 @@ const send = (url: string, init: RequestInit) =>
     new Headers(init.headers).forEach((v, k) => x.setRequestHeader(k, v))
     x.onload = () => {
       settle()
-      const res = new ReadResponse(x.responseText, { status: x.status, statusText: x.statusText, headers: headersOf(x.getAllResponseHeaders()) })
-      Object.defineProperty(res, 'url', { value: x.responseURL })
-      resolve(res)
+      try {
+        // fetch hands over any status a server sends; the Response constructor takes only 200–599.
+        const { status } = x
+        const res = new ReadResponse(x.responseText, { status: Math.min(status, 599), statusText: x.statusText, headers: headersOf(x.getAllResponseHeaders()) })
+        Object.defineProperties(res, { url: { value: x.responseURL }, ...(status > 599 && { status: { value: status }, ok: { value: false } }) })
+        resolve(res)
+      } catch (e) {
+        // An answer no Response can hold (a header value it refuses, say) fails as a network error, never hangs.
+        reject(new TypeError(`unusable response to ${method} ${url}: ${(e as Error).message}`))
+      }
     }
     x.onerror = x.ontimeout = () => {
       settle()

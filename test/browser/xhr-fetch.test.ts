@@ -57,6 +57,17 @@ describe('xhrFetch', () => {
     expect([bad.status, bad.ok, await bad.text()]).to.deep.equal([503, false, '<html>503</html>'])
   })
 
+  it('a status above 599 is handed over as fetch hands it over, and the SDK throws HttpError with it', async () => {
+    const url = `${origin}/__vk/status/600`
+    const seen = async (f: typeof fetch) => {
+      const r = await f(url)
+      return [r.status, r.ok, await r.text()]
+    }
+    expect(await seen(xhrFetch)).to.deep.equal(await seen(fetch))
+    expect(await seen(xhrFetch)).to.deep.equal([600, false, '<html>600</html>'])
+    await rejects(client(`${origin}/__vk/status/600`).posts('event', M), { type: HttpError, status: 600, code: 'http-600' })
+  })
+
   it('hands a Request object over to fetch (its body may be a stream)', async () => {
     const env = await fixtureEnv()
     const url = `${env.url}/v1/social/posts?subjectType=event&subjectRef=${fresh()}`
