@@ -13,7 +13,7 @@
  *
  * Excluded from the Node typecheck (tsconfig); `deno check src/server/deno.ts` checks it.
  */
-import { createService, type ListenOptions, type RunningService, serviceApp } from './service.ts'
+import { createService, type ListenOptions, type RunningService, runningService, serviceApp } from './service.ts'
 import { Hub } from './realtime/hub.ts'
 import { PATHS } from '../contract/paths.ts'
 import { flagsOrExit, SERVE_USAGE, serveUntilStopped } from './serve-cli.ts'
@@ -61,21 +61,7 @@ export async function startDenoService(opts: DenoServiceOptions = {}): Promise<D
     await svc.close()
     throw e
   }
-  const port = server.addr.port
-  const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host
-  return {
-    url: `http://${shownHost}:${port}`,
-    streamUrl: `ws://${shownHost}:${port}${PATHS.stream}`,
-    port,
-    chain: svc.chain,
-    ctx: svc.ctx,
-    hub,
-    async close() {
-      hub.close()
-      await server.shutdown()
-      await svc.close()
-    },
-  }
+  return runningService(svc, hub, host, server.addr.port, () => server.shutdown())
 }
 
 async function main(args: string[]): Promise<number> {

@@ -3,7 +3,7 @@ import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
-import { createService, type ListenOptions, type RunningService, serviceApp } from './service.ts'
+import { createService, type ListenOptions, type RunningService, runningService, serviceApp } from './service.ts'
 import { Hub, MAX_MESSAGE_CHARS } from './realtime/hub.ts'
 import { PATHS } from '../contract/paths.ts'
 
@@ -57,24 +57,12 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
       ws.on('error', h.onClose)
     })
   })
-  const port = (server.address() as AddressInfo).port
-  const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host
-  return {
-    url: `http://${shownHost}:${port}`,
-    streamUrl: `ws://${shownHost}:${port}${PATHS.stream}`,
-    port,
-    chain: svc.chain,
-    ctx: svc.ctx,
-    hub,
-    async close() {
-      hub.close()
-      for (const c of wss.clients) c.terminate()
-      wss.close()
-      const closed = new Promise<void>((r) => server.close(() => r()))
-      // Idle keep-alive sockets would hold the server open; in-flight requests still finish.
-      ;(server as { closeIdleConnections?: () => void }).closeIdleConnections?.()
-      await closed
-      await svc.close()
-    },
-  }
+  return runningService(svc, hub, host, (server.address() as AddressInfo).port, () => {
+    for (const c of wss.clients) c.terminate()
+    wss.close()
+    const closed = new Promise<void>((r) => server.close(() => r()))
+    // Idle keep-alive sockets would hold the server open; in-flight requests still finish.
+    ;(server as { closeIdleConnections?: () => void }).closeIdleConnections?.()
+    return closed
+  })
 }

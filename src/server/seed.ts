@@ -141,6 +141,11 @@ export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainControlle
     const p = await createPost(ctx, callers[who], { subjectType: 'event', subjectRef: markets[slug], body })
     posts[label] = p.id
   }
+  /** A take: a buy, then a post on the market that the position it leaves proves. */
+  const take = async (label: string, who: DemoHandle, slug: string, side: number, size: number, body: string) => {
+    await trade(who, slug, side, size)
+    await say(label, who, slug, body)
+  }
   const onNode = async (label: string, who: DemoHandle, node: NodeRef, body: string) => {
     step(45)
     const p = await createPost(ctx, callers[who], { subjectType: node.type, subjectRef: node.ref, body })
@@ -164,32 +169,23 @@ export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainControlle
   const follow = (who: DemoHandle, node: NodeRef) => followSubject(ctx, callers[who].accountId, node.type, node.ref)
 
   // --- Settled first: the Lakers (resolved No), London snow (voided), two rounds of the Bitcoin series.
-  await trade('ben', 'lakers-playoffs', 0, 40)
-  await say('lakers-ben', 'ben', 'lakers-playoffs', 'Healthy roster after the break. Yes at 30¢ is a gift.')
-  await trade('dmitri', 'lakers-playoffs', 1, 25)
-  await say('lakers-dmitri', 'dmitri', 'lakers-playoffs', 'Their remaining schedule is brutal: six road games against the top four. No.')
-  await trade('farah', 'lakers-playoffs', 1, 10)
-  await say('lakers-farah', 'farah', 'lakers-playoffs', 'Defence ranks 24th since January. Not a playoff team.')
+  await take('lakers-ben', 'ben', 'lakers-playoffs', 0, 40, 'Healthy roster after the break. Yes at 30¢ is a gift.')
+  await take('lakers-dmitri', 'dmitri', 'lakers-playoffs', 1, 25, 'Their remaining schedule is brutal: six road games against the top four. No.')
+  await take('lakers-farah', 'farah', 'lakers-playoffs', 1, 10, 'Defence ranks 24th since January. Not a playoff team.')
   await reply('lakers-ben-reply', 'emeka', 'lakers-ben', 'Healthy for how long, though?')
   await agree('farah', 'lakers-dmitri')
   await agree('emeka', 'lakers-dmitri')
 
-  await trade('chloe', 'london-snow-xmas', 0, 15)
-  await say('snow-chloe', 'chloe', 'london-snow-xmas', 'Models keep showing a cold plume on the 24th. Worth a small Yes.')
-  await trade('emeka', 'london-snow-xmas', 1, 30)
-  await say('snow-emeka', 'emeka', 'london-snow-xmas', 'Snow on the day in London happens about once a decade. No.')
+  await take('snow-chloe', 'chloe', 'london-snow-xmas', 0, 15, 'Models keep showing a cold plume on the 24th. Worth a small Yes.')
+  await take('snow-emeka', 'emeka', 'london-snow-xmas', 1, 30, 'Snow on the day in London happens about once a decade. No.')
   await agree('ada', 'snow-emeka')
 
-  await trade('ada', 'btc-up-or-down-day-1', 0, 12)
-  await say('day1-ada', 'ada', 'btc-up-or-down-day-1', 'Asia session opened strong. Up.')
-  await trade('ben', 'btc-up-or-down-day-1', 1, 8)
-  await say('day1-ben', 'ben', 'btc-up-or-down-day-1', 'CPI at 14:30 will knock it down. Down.')
+  await take('day1-ada', 'ada', 'btc-up-or-down-day-1', 0, 12, 'Asia session opened strong. Up.')
+  await take('day1-ben', 'ben', 'btc-up-or-down-day-1', 1, 8, 'CPI at 14:30 will knock it down. Down.')
   await chain.resolve(markets['btc-up-or-down-day-1'], 0)
 
-  await trade('farah', 'btc-up-or-down-day-2', 1, 20)
-  await say('day2-farah', 'farah', 'btc-up-or-down-day-2', 'Funding went negative overnight. Down today.')
-  await trade('ada', 'btc-up-or-down-day-2', 0, 10)
-  await say('day2-ada', 'ada', 'btc-up-or-down-day-2', 'Two green days in a row; momentum says Up.')
+  await take('day2-farah', 'farah', 'btc-up-or-down-day-2', 1, 20, 'Funding went negative overnight. Down today.')
+  await take('day2-ada', 'ada', 'btc-up-or-down-day-2', 0, 10, 'Two green days in a row; momentum says Up.')
   await chain.resolve(markets['btc-up-or-down-day-2'], 1)
 
   await chain.resolve(markets['lakers-playoffs'], 1)
@@ -199,15 +195,11 @@ export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainControlle
 
   // --- Open markets.
   await onNode('series-ada', 'ada', n('series', 'btc-up-or-down'), 'Daily Bitcoin up/down thread: post your call for each round here.')
-  await trade('ada', 'btc-up-or-down-day-3', 0, 15)
-  await say('day3-ada', 'ada', 'btc-up-or-down-day-3', 'ETF inflows again this morning. Up.')
-  await trade('farah', 'btc-up-or-down-day-3', 1, 15)
-  await say('day3-farah', 'farah', 'btc-up-or-down-day-3', 'Rejected at the same level three times. Down.')
+  await take('day3-ada', 'ada', 'btc-up-or-down-day-3', 0, 15, 'ETF inflows again this morning. Up.')
+  await take('day3-farah', 'farah', 'btc-up-or-down-day-3', 1, 15, 'Rejected at the same level three times. Down.')
 
-  await trade('ada', 'btc-150k', 0, 50)
-  await say('btc-ada', 'ada', 'btc-150k', "ETF inflows haven't slowed since spring. 38¢ for Yes is cheap.")
-  await trade('ben', 'btc-150k', 1, 120)
-  await say('btc-ben', 'ben', 'btc-150k', 'Post-halving rallies top out long before this. Fading it.')
+  await take('btc-ada', 'ada', 'btc-150k', 0, 50, "ETF inflows haven't slowed since spring. 38¢ for Yes is cheap.")
+  await take('btc-ben', 'ben', 'btc-150k', 1, 120, 'Post-halving rallies top out long before this. Fading it.')
   await say('btc-chloe', 'chloe', 'btc-150k', "Does 'trade above' mean any exchange print or the index close?")
   await reply('btc-chloe-ada', 'ada', 'btc-chloe', 'The rules say a one-minute close on the reference index.')
   await reply('btc-ada-dmitri', 'dmitri', 'btc-ada', 'Inflows are slowing on a 4-week average though.')
@@ -215,37 +207,27 @@ export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainControlle
   await agree('emeka', 'btc-ada')
   await agree('emeka', 'btc-ben')
 
-  await trade('chloe', 'eth-staking-etf', 0, 30)
-  await say('ethetf-chloe', 'chloe', 'eth-staking-etf', 'The SEC has signalled staking is fine inside a trust. Yes.')
-  await trade('farah', 'eth-staking-etf', 1, 18)
-  await say('ethetf-farah', 'farah', 'eth-staking-etf', 'June is too soon for a rule change. No.')
+  await take('ethetf-chloe', 'chloe', 'eth-staking-etf', 0, 30, 'The SEC has signalled staking is fine inside a trust. Yes.')
+  await take('ethetf-farah', 'farah', 'eth-staking-etf', 1, 18, 'June is too soon for a rule change. No.')
   await agree('ada', 'ethetf-chloe')
 
-  await trade('dmitri', 'eth-4k-friday', 0, 22)
-  await say('eth4k-dmitri', 'dmitri', 'eth-4k-friday', 'Funding is flat and the options wall sits at 4.2k. Above.')
-  await trade('emeka', 'eth-4k-friday', 1, 16)
-  await say('eth4k-emeka', 'emeka', 'eth-4k-friday', 'Every push to 4k this month got sold. Below.')
+  await take('eth4k-dmitri', 'dmitri', 'eth-4k-friday', 0, 22, 'Funding is flat and the options wall sits at 4.2k. Above.')
+  await take('eth4k-emeka', 'emeka', 'eth-4k-friday', 1, 16, 'Every push to 4k this month got sold. Below.')
   await reply('eth4k-emeka-ben', 'ben', 'eth4k-emeka', 'Agreed, the 3.9k area is where it stalls.')
 
-  await trade('farah', 'brazil-election', 0, 35)
-  await say('brazil-farah', 'farah', 'brazil-election', 'Approval turned up after the pension reform. Incumbent, Yes.')
+  await take('brazil-farah', 'farah', 'brazil-election', 0, 35, 'Approval turned up after the pension reform. Incumbent, Yes.')
   await say('brazil-dmitri', 'dmitri', 'brazil-election', 'Polls this far out have missed by ten points before.')
   await reply('brazil-dmitri-farah', 'farah', 'brazil-dmitri', 'True, which is why Yes at 42¢ is still value.')
   await agree('chloe', 'brazil-farah')
 
-  await trade('ben', 'fed-cut', 0, 60)
-  await say('fed-ben', 'ben', 'fed-cut', 'Two soft payroll prints in a row. They cut.')
-  await trade('chloe', 'fed-cut', 1, 25)
-  await say('fed-chloe', 'chloe', 'fed-cut', 'Core services inflation is still sticky. They hold.')
+  await take('fed-ben', 'ben', 'fed-cut', 0, 60, 'Two soft payroll prints in a row. They cut.')
+  await take('fed-chloe', 'chloe', 'fed-cut', 1, 25, 'Core services inflation is still sticky. They hold.')
 
-  await trade('emeka', 'ucl-final', 1, 40)
-  await say('ucl-emeka', 'emeka', 'ucl-final', 'Arsenal have the best defence in Europe this season.')
-  await trade('ada', 'ucl-final', 0, 20)
-  await say('ucl-ada', 'ada', 'ucl-final', 'Never bet against Madrid in a final.')
+  await take('ucl-emeka', 'emeka', 'ucl-final', 1, 40, 'Arsenal have the best defence in Europe this season.')
+  await take('ucl-ada', 'ada', 'ucl-final', 0, 20, 'Never bet against Madrid in a final.')
   await reply('ucl-ada-emeka', 'emeka', 'ucl-ada', 'That line has cost people a lot of money lately.')
 
-  await trade('farah', 'tokyo-35c', 0, 14)
-  await say('tokyo-farah', 'farah', 'tokyo-35c', 'The last three Julys all crossed 35°C before the 25th.')
+  await take('tokyo-farah', 'farah', 'tokyo-35c', 0, 14, 'The last three Julys all crossed 35°C before the 25th.')
   await say('tokyo-ada', 'ada', 'tokyo-35c', 'Any good source for the official station readings?')
   await reply('tokyo-ada-farah', 'farah', 'tokyo-ada', 'The JMA site, Tokyo station (Kitanomaru).')
 

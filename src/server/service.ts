@@ -11,6 +11,7 @@ import { FixtureChain } from './chain/fixture.ts'
 import { MemoryPubSub, type PubSub } from './realtime/pubsub.ts'
 import type { ServiceConfig, ServiceContext } from './context.ts'
 import { LIMITS } from '../contract/limits.ts'
+import { PATHS } from '../contract/paths.ts'
 import { NETWORKS } from '../contract/networks.ts'
 import { resolveRateLimits, type RateLimits } from './services/rate-limits.ts'
 
@@ -88,7 +89,6 @@ export async function createService(opts: ServiceOptions = {}): Promise<Service>
   }
 }
 
-/** A service listening on a port, whatever the runtime (Node: node.ts, Deno: deno.ts). */
 /** A service that listens (the Node and Deno entries): where, and the routes mounted before the API. */
 export interface ListenOptions extends ServiceOptions {
   /** Port; 0 picks any free port. Default 8787. */
@@ -98,6 +98,7 @@ export interface ListenOptions extends ServiceOptions {
   mount?: Parameters<typeof serviceApp>[1]
 }
 
+/** A service listening on a port, whatever the runtime (Node: node.ts, Deno: deno.ts). */
 export interface RunningService {
   url: string
   streamUrl: string
@@ -106,4 +107,25 @@ export interface RunningService {
   ctx: ServiceContext
   hub: Hub
   close(): Promise<void>
+}
+
+/**
+ * What an entry returns once its server listens on `port`: the addresses (a wildcard host is shown as
+ * 127.0.0.1), and a `close` that ends the stream's sockets, then the server (`stopServer`), then the store.
+ */
+export function runningService(svc: Service, hub: Hub, host: string, port: number, stopServer: () => Promise<void>): RunningService {
+  const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host
+  return {
+    url: `http://${shownHost}:${port}`,
+    streamUrl: `ws://${shownHost}:${port}${PATHS.stream}`,
+    port,
+    chain: svc.chain,
+    ctx: svc.ctx,
+    hub,
+    async close() {
+      hub.close()
+      await stopServer()
+      await svc.close()
+    },
+  }
 }

@@ -5,31 +5,19 @@
 import { atom, computed, type ReadableAtom } from 'nanostores'
 import type { FetcherValue } from '@nanostores/query'
 import type { SubjectType } from '../contract/ids.ts'
-import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Settlement, Signal, Titles } from '../contract/types.ts'
+import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Titles } from '../contract/types.ts'
+import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'
 import { warnOnce } from '../sdk/config.ts'
 import { keyOf, statusOf, type Ctx, type Loaded } from './ctx.ts'
 import { paged } from './paged.ts'
 import { concatPosts, type AgreedOverride, type PostOverlay } from './posts.ts'
 import type { MarketCache } from './reads.ts'
 
-export interface FeedOptions {
-  subjectType?: SubjectType
-  subjectRef?: string
-  venue?: string
-  room?: string
-  sort?: FeedSort
-  limit?: number
-}
+/** The feed a store reads: the SDK's options without paging (the store pages itself) or scope. */
+export type FeedOptions = Pick<ClientFeedOptions, 'subjectType' | 'subjectRef' | 'venue' | 'room' | 'sort' | 'limit'>
 
-export interface FeedValue {
-  posts: Post[]
-  signals: Signal[]
-  settlements: Settlement[]
-  threads: Record<string, Post[]>
-  labels: Labels
-  titles: Titles
-  /** The order the posts are in, as the service answered ('record' reads "ranked by record", §4.4.8). */
-  sort: FeedSort
+/** The pages read so far, merged; `sort` is the order the service answered ('record' reads "ranked by record", §4.4.8). */
+export interface FeedValue extends Pick<FeedPage, 'posts' | 'signals' | 'settlements' | 'threads' | 'labels' | 'titles' | 'sort'> {
   loading: boolean
   refreshing: boolean
   loadingMore: boolean

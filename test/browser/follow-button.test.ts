@@ -13,6 +13,17 @@ async function button(ref: string) {
   return fixture<VkFollowButton>(html`<vk-follow-button subject-type="category" subject-ref=${ref}></vk-follow-button>`)
 }
 
+/** The page's context, and a fresh wallet that already follows a fresh category (through its own client, `probe`). */
+async function alreadyFollowing() {
+  const vk = await makeVk()
+  const s = await service()
+  const w = s.wallet()
+  const ref = freshRef('follow')
+  const probe = await s.signedIn({}, w)
+  await probe.follow('category', ref)
+  return { vk, w, ref, probe }
+}
+
 describe('<vk-follow-button>', () => {
   afterEach(() => disposeVk())
 
@@ -43,12 +54,7 @@ describe('<vk-follow-button>', () => {
   })
 
   it('issue 7 rule 7 "without ever unfollowing on its own": a click while the new session\'s state is being read does nothing', async () => {
-    const vk = await makeVk()
-    const s = await service()
-    const w = s.wallet()
-    const ref = freshRef('follow')
-    const probe = await s.signedIn({}, w)
-    await probe.follow('category', ref)
+    const { vk, w, ref, probe } = await alreadyFollowing()
     const el = await button(ref)
     await until(() => btn(el)?.textContent!.includes('Follow'), 'signed-out button')
     // The next state read is held: the button must not act on the latched value.
@@ -65,12 +71,7 @@ describe('<vk-follow-button>', () => {
   })
 
   it('issue 7 rule 7: pressing Following unfollows, and the service agrees', async () => {
-    const vk = await makeVk()
-    const s = await service()
-    const w = s.wallet()
-    const ref = freshRef('follow')
-    const probe = await s.signedIn({}, w)
-    await probe.follow('category', ref)
+    const { vk, w, ref, probe } = await alreadyFollowing()
     await vk.signIn(w)
     const el = await button(ref)
     await until(() => pressed(el) === 'true', 'following')

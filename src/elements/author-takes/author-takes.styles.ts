@@ -1,4 +1,5 @@
 import { css } from 'lit'
+import { chipStyles } from '../shared/chip.styles.ts'
 import { stateStyles } from '../shared/states.ts'
 import { tabStyles } from '../shared/tabs.ts'
 import { themeStyles } from '../shared/theme.ts'
@@ -7,6 +8,7 @@ export const styles = [
   themeStyles,
   stateStyles,
   tabStyles,
+  chipStyles,
   css`
     [part='header'] {
       display: flex;
@@ -37,13 +39,6 @@ export const styles = [
     [part='row'] {
       padding: var(--_vk-space-2) 0;
       border-bottom: 1px solid var(--_vk-color-border);
-    }
-    .chip {
-      display: inline-block;
-      padding: 0 var(--_vk-space-2);
-      border-radius: var(--_vk-radius-pill);
-      background: var(--_vk-color-surface);
-      font-size: var(--_vk-font-size-small);
     }
     [part='load-more'] {
       margin-top: var(--_vk-space-3);

@@ -1,4 +1,5 @@
 import { css } from 'lit'
+import { chipStyles } from '../shared/chip.styles.ts'
 import { composerStyles } from '../shared/composer.ts'
 import { marketLinkStyles } from '../shared/market-link.styles.ts'
 import { stateStyles } from '../shared/states.ts'
@@ -9,6 +10,7 @@ export const styles = [
   stateStyles,
   composerStyles,
   marketLinkStyles,
+  chipStyles,
   css`
     .card {
       display: grid;
@@ -63,13 +65,6 @@ export const styles = [
       display: flex;
       flex-wrap: wrap;
       gap: var(--_vk-space-1) var(--_vk-space-2);
-    }
-    .chip {
-      display: inline-block;
-      padding: 0 var(--_vk-space-2);
-      border-radius: var(--_vk-radius-pill);
-      background: var(--_vk-color-surface);
-      font-size: var(--_vk-font-size-small);
     }
     .side-first {
       color: var(--_vk-color-yes);

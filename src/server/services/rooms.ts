@@ -1,27 +1,20 @@
 /** Rooms: a venue's rooms sit on taxonomy nodes, public or private; `self` is the venue's own room. */
-import { sql } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { NodeType } from '../../contract/ids.ts'
 import type { NodeRef, RoomInfo } from '../../contract/types.ts'
 import { timeId } from '../../core/ids.ts'
 import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
+import type { Database } from '../db/schema.ts'
 import { ApiError } from '../http/errors.ts'
 import type { RequestVenue } from './venue-of-request.ts'
 import { requireVenueAdmin } from './venues.ts'
 
-export interface RoomRow {
-  id: string
-  venue_id: string
-  subject_type: string
-  subject_ref: string
-  visibility: 'public' | 'private'
-  title: string
-  is_self: boolean
-}
-
 const ROOM_COLUMNS = ['id', 'venue_id', 'subject_type', 'subject_ref', 'visibility', 'title', 'is_self'] as const
 
-export function roomFromRow(r: { id: string; venue_id: string; subject_type: string; subject_ref: string; visibility: 'public' | 'private'; title: string }): RoomInfo {
+export type RoomRow = Pick<Selectable<Database['rooms']>, (typeof ROOM_COLUMNS)[number]>
+
+export function roomFromRow(r: Omit<RoomRow, 'is_self'>): RoomInfo {
   return { id: r.id, venueId: r.venue_id, subject: { type: r.subject_type, ref: r.subject_ref } as NodeRef, visibility: r.visibility, title: r.title }
 }
 
