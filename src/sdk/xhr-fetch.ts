@@ -6,8 +6,8 @@
  * Why: with `fetch`, a page gets an answer in two main-thread tasks, the response and then its body
  * (`text()`). On a page that is still starting up, each of them waits behind the page's own work. An
  * XHR's `load` hands over status, headers and the whole body in one task, and the `Response` it resolves
- * with gives that text back at once. In the first-render bench this made the first take card paint
- * ~30 ms sooner on the demo page (docs/PERFORMANCE.md).
+ * with gives that text back at once. In A/B runs of the first-render bench this made the first take card
+ * paint 20–40 ms sooner on the demo page (docs/PERFORMANCE.md, session 7).
  *
  * It behaves as `fetch` does where the SDK relies on it: it resolves for every HTTP status, rejects with a
  * `TypeError` when the network fails, and rejects with the signal's reason when aborted (and aborts the
