@@ -62,6 +62,7 @@ import { DEMO_KEYS, type DemoHandle } from '../src/server/demo-wallets.ts'
 import { createClient } from '../src/sdk/index.ts'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDemoProcess } from '../scripts/demo-process.ts'
+import type { DemoConfig } from '../demo/shared/config.ts'
 import type { BenchRow } from './run.ts'
 import { fmt, median } from './stats.ts'
 
@@ -148,10 +149,6 @@ const EXTRA_POSTS: [DemoHandle, string][] = [
 ]
 /** Who holds a position on the market while writing, and which (side, size in USD) if the seed gave none. */
 const HOLDERS: Partial<Record<DemoHandle, { side: number; size: number } | 'seeded'>> = { ada: 'seeded', ben: 'seeded', farah: { side: 0, size: 25 } }
-
-interface DemoConfig {
-  markets: Record<string, string>
-}
 
 async function json<T>(url: string, init?: RequestInit): Promise<T> {
   const r = await fetch(url, init)

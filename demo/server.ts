@@ -21,6 +21,7 @@ import { seedDemo } from '../src/server/seed.ts'
 import { DEMO_KEYS, DEMO_WALLETS, type DemoHandle } from '../src/server/demo-wallets.ts'
 import { createClient } from '../src/sdk/index.ts'
 import { PATHS } from '../src/contract/paths.ts'
+import type { DemoConfig } from './shared/config.ts'
 
 export const DEMO_VENUE_ID = 'harbor-markets'
 /** The demo wallet that owns the venue and is a platform operator. */
@@ -53,17 +54,6 @@ function parseArgs(argv: string[]) {
   }
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error('--port must be a whole number from 0 to 65535')
   return o
-}
-
-/** What the pages need to know that only exists once the service runs. */
-export interface DemoConfig {
-  venueId: string
-  apiKey: string
-  /** The venue's public room on the crypto category. */
-  roomId: string
-  operator: string
-  markets: Record<string, string>
-  wallets: { handle: string; name: string; address: string }[]
 }
 
 async function file(path: string): Promise<Buffer | null> {

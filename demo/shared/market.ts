@@ -2,17 +2,9 @@
  * The demo's market pages: which market (`?market=<slug>`, default btc-150k) and its header. Demo code.
  */
 import type { Market } from '../../src/contract/types.ts'
+import type { DemoConfig } from './config.ts'
 
 export const DEFAULT_MARKET = 'btc-150k'
-
-export interface DemoConfig {
-  venueId: string
-  apiKey: string
-  roomId: string
-  operator: string
-  markets: Record<string, string>
-  wallets: { handle: string; name: string; address: string }[]
-}
 
 let config: Promise<DemoConfig> | null = null
 /** What only exists once the demo service runs: the venue key, market ids (see demo/server.ts). */
