@@ -11,7 +11,7 @@
  *   node --import tsx bench/first-render-breakdown.ts http://127.0.0.1:8799/market.html
  */
 import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, firstRenderDone, PROBE } from './first-render.ts'
+import { CHROMIUM_ARGS, firstRenderDone, navigationStartOf, probedPage } from './first-render.ts'
 import { median } from './stats.ts'
 
 const url = process.argv[2]
@@ -49,12 +49,8 @@ const busy = new Map<string, number[]>()
 const spans = new Map<string, number[]>()
 try {
   for (let run = 0; run <= RUNS; run++) {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const { ctx, page } = await probedPage(browser)
     try {
-      const page = await ctx.newPage()
-      await page.goto('about:blank')
-      await page.waitForTimeout(600)
-      await page.addInitScript(PROBE)
       await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'toplevel', 'blink', 'loading', 'navigation', 'blink.user_timing'] })
       const painted = firstRenderDone(page)
       await page.goto(url, { waitUntil: 'commit' })
@@ -66,8 +62,7 @@ try {
       })
       const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents as TraceEvent[]
       if (run === 0) continue
-      const nav = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL?.startsWith('http'))
-      if (!nav) throw new Error('no navigationStart in the trace')
+      const nav = navigationStartOf(events)
       const mainTid = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === nav.pid)?.tid
       const main = events.filter((e) => e.pid === nav.pid && e.tid === mainTid && e.ph === 'X')
       const tasks = main.filter((e) => e.name === 'ThreadControllerImpl::RunTask' || e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint')

@@ -10,14 +10,11 @@
  * RUNS (default 2): navigations; the first is a warm-up and is not printed.
  */
 import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, firstRenderDone, PROBE } from './first-render.ts'
+import { CHROMIUM_ARGS, firstRenderDone, navigationStartOf, probedPage } from './first-render.ts'
 const url = process.argv[2]
 const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
 for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-  const page = await ctx.newPage()
-  await page.goto('about:blank'); await page.waitForTimeout(600)
-  await page.addInitScript(PROBE)
+  const { ctx, page } = await probedPage(browser)
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'toplevel', 'loading', 'navigation', 'blink'] })
   const painted = firstRenderDone(page)
   await page.goto(url, { waitUntil: 'commit' })
@@ -27,7 +24,7 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   await ctx.close()
   if (run === 0) continue
   const ev = JSON.parse(buf.toString()).traceEvents as any[]
-  const nav = ev.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL?.startsWith('http'))
+  const nav = navigationStartOf(ev)
   const t0 = nav.ts
   const mainTid = ev.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === nav.pid)?.tid
   const main = ev.filter((e) => e.pid === nav.pid && e.tid === mainTid && e.ph === 'X')

@@ -50,11 +50,18 @@
  *   through unchanged; and from the body to the painted card, which is the element's own part (store,
  *   first rows, their cards, one frame).
  * - VK_BENCH_RENDER_PAGE=/other.html measures another page of the demo that shows the same market's thread.
+ * - The floor rows (VK_BENCH_RENDER_FLOOR=0 skips them): what any page could reach on localhost. The same
+ *   thread on a page that holds nothing else (FLOOR_PAGE: the market page's head with its one script tag,
+ *   none of the demo's scripts or styles, and `<vk-market-comments>` alone in the body), cold; and the same
+ *   page with ICU already warm (WARM_ICU, an init script that builds the cards' formatters before any page
+ *   script, while the bundle is still on its way). Measured in the same loop as the market page, so all
+ *   see the same machine. No verdict: they bound the budget's figure, they are not it.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import process from 'node:process'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { PATHS } from '../src/contract/paths.ts'
 import type { ThreadPage } from '../src/contract/types.ts'
 import { DEV_PATHS } from '../src/server/routes/dev.ts'
@@ -80,6 +87,23 @@ const SETTLE_MS = 600
  * measured): the budget's figures are on localhost, where the service answers within the page's start-up.
  */
 const RTT_MS = Number(process.env.VK_BENCH_RENDER_RTT_MS ?? 40)
+const FLOOR = process.env.VK_BENCH_RENDER_FLOOR !== '0'
+/** Written into demo/dist (the demo serves it as it serves the built pages) for the floor rows. */
+const FLOOR_PAGE = '/bench-thread-alone.html'
+const DEMO_DIST = fileURLToPath(new URL('../demo/dist/', import.meta.url))
+
+/**
+ * An init script (before any page script): the formatters the cards use, built once, so the renderer's
+ * one-time ICU start-up (10–15 ms on this machine, process-wide) is paid before the page runs. A measurement
+ * aid for the floor row only: a venue's page cannot run code before the HTML arrives.
+ */
+export const WARM_ICU = `(() => {
+  new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(-1, 'day')
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(0)
+  new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(0.4)
+  new Intl.NumberFormat(undefined).format(1234)
+  new Intl.PluralRules(undefined).select(1)
+})()`
 
 /** Budgets (issue 9). */
 export const RENDER_BUDGET = { firstRenderMs: 300, ratio: 1.3 }
@@ -310,17 +334,35 @@ export function firstRenderDone(page: Page, timeout = WAIT_MS): Promise<unknown>
   return page.waitForEvent('console', { predicate: (m) => m.text() === '__vk_first_render_done', timeout })
 }
 
-export async function navigate(browser: Browser, url: string, marketId: string, latencyMs = 0): Promise<Sample> {
+/**
+ * A fresh browser context (cold HTTP cache, no storage) and its page, ready for one measured navigation:
+ * settled on about:blank, with the probe (and, with `warmIcu`, WARM_ICU) installed before any page script.
+ * The caller closes the context.
+ */
+export async function probedPage(browser: Browser, warmIcu = false): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport: VIEWPORT })
+  const page = await ctx.newPage()
+  // A new window of headless Chromium loads its own browser UI (chrome:// pages) for a few hundred ms;
+  // let that finish on about:blank first, so the navigation measured competes only with itself.
+  await page.goto('about:blank')
+  await page.waitForTimeout(SETTLE_MS)
+  await page.addInitScript(PROBE)
+  if (warmIcu) await page.addInitScript(WARM_ICU)
+  return { ctx, page }
+}
+
+/** The measured navigation's start in a Chrome trace (µs, the browser's monotonic clock, as the profiler's). */
+export function navigationStartOf<E extends { name: string; args?: { data?: { documentLoaderURL?: string } } }>(events: E[]): E {
+  const nav = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL?.startsWith('http'))
+  if (!nav) throw new Error('no navigationStart of an http page in the trace')
+  return nav
+}
+
+export async function navigate(browser: Browser, url: string, marketId: string, latencyMs = 0, warmIcu = false): Promise<Sample> {
+  const { ctx, page } = await probedPage(browser, warmIcu)
   try {
-    const page = await ctx.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
-    // A new window of headless Chromium loads its own browser UI (chrome:// pages) for a few hundred ms;
-    // let that finish on about:blank first, so the navigation measured competes only with itself.
-    await page.goto('about:blank')
-    await page.waitForTimeout(SETTLE_MS)
-    await page.addInitScript(PROBE)
     if (latencyMs > 0) {
       // A round trip to the servers (page, bundle and service alike), as Chromium's DevTools throttling adds it.
       const cdp = await ctx.newCDPSession(page)
@@ -383,18 +425,50 @@ export async function firstRender(): Promise<BenchRow[]> {
   }
 }
 
-/** The page at an emulated round trip: what the budget's ratio is on a network (no verdict: the budget is on localhost). */
-function remoteRow(samples: Sample[]): BenchRow {
+/**
+ * The floor page: the built market page's head (its one venuekit script tag; none of the demo's own scripts
+ * or styles) and the market's thread alone in the body. Written into demo/dist, which the demo serves.
+ */
+function writeFloorPage(marketId: string): void {
+  const market = readFileSync(`${DEMO_DIST}market.html`, 'utf8')
+  const tag = market.match(/<script\s+src="\/venuekit\.js"[^>]*><\/script>/)?.[0]
+  if (!tag) throw new Error("demo/dist/market.html has no venuekit script tag: the floor page is built from it")
+  const html = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <link rel="icon" href="data:," />
+    <title>The thread alone (venuekit first-render floor)</title>
+    ${tag}
+  </head>
+  <body>
+    <vk-market-comments market-id="${marketId}"></vk-market-comments>
+  </body>
+</html>
+`
+  writeFileSync(`${DEMO_DIST}${FLOOR_PAGE.slice(1)}`, html)
+}
+
+/** A row of a variant measured beside the market page: its first card, its JSON and its ratio (no verdict). */
+function variantRow(label: string, samples: Sample[], extra: Record<string, number>): BenchRow {
   const paint = median(samples.map((s) => s.painted))
   const jsonEnd = median(samples.map((s) => s.jsonEnd))
+  const start = median(samples.map((s) => s.jsonStart))
   const ratio = median(samples.map((s) => s.painted / s.jsonEnd))
+  const after = median(samples.map((s) => s.body - s.jsonEnd))
   return row(
-    `  at a ${RTT_MS} ms round trip to the servers (DevTools network emulation, ${samples.length} navigations alternating with the above): first card painted p50 ${fmt(paint)} ms, thread JSON loaded p50 ${fmt(jsonEnd)} ms; ratio`,
+    `  ${label}, ${samples.length} navigations alternating with the above: first card painted p50 ${fmt(paint)} ms, thread JSON loaded p50 ${fmt(jsonEnd)} ms (request ${fmt(start)} ms, body taken +${fmt(after)} ms); ratio`,
     `${ratio.toFixed(2)}×`,
     '',
     '',
-    { rttMs: RTT_MS, paintP50: paint, jsonEndP50: jsonEnd, ratio },
+    { ...extra, paintP50: paint, jsonEndP50: jsonEnd, jsonStartP50: start, bodyAfterJsonP50: after, ratio },
   )
+}
+
+/** The page at an emulated round trip: what the budget's ratio is on a network (no verdict: the budget is on localhost). */
+function remoteRow(samples: Sample[]): BenchRow {
+  return variantRow(`at a ${RTT_MS} ms round trip to the servers (DevTools network emulation)`, samples, { rttMs: RTT_MS })
 }
 
 async function measure(executablePath: string): Promise<BenchRow[]> {
@@ -412,11 +486,23 @@ async function measure(executablePath: string): Promise<BenchRow[]> {
     const load0 = os.loadavg()[0]
     const samples: Sample[] = []
     const remote: Sample[] = []
+    const floorCold: Sample[] = []
+    const floorWarm: Sample[] = []
+    if (FLOOR) writeFloorPage(marketId)
     for (let i = 0; i < WARMUP + RUNS; i++) {
-      // Localhost and the emulated round trip alternate, so both see the same machine.
+      // Localhost, the emulated round trip and the floor pages alternate, so all see the same machine.
       if (RTT_MS > 0) {
         const r = await navigate(browser, url, marketId, RTT_MS)
         if (i >= WARMUP) remote.push(r)
+      }
+      if (FLOOR) {
+        const cold = await navigate(browser, `${demo.url}${FLOOR_PAGE}`, marketId)
+        const warm = await navigate(browser, `${demo.url}${FLOOR_PAGE}`, marketId, 0, true)
+        if (i === 0 && (cold.rows !== Math.min(POSTS, 20) || !cold.stance)) throw new Error(`the floor page shows ${cold.rows} posts; expected the same thread as the market page`)
+        if (i >= WARMUP) {
+          floorCold.push(cold)
+          floorWarm.push(warm)
+        }
       }
       const s = await navigate(browser, url, marketId)
       if (i === 0) {
@@ -468,6 +554,12 @@ async function measure(executablePath: string): Promise<BenchRow[]> {
         { headersAfterJsonP50: wait.headers, bodyAfterJsonP50: wait.body, paintAfterBodyP50: wait.paint },
       ),
       ...(remote.length ? [remoteRow(remote)] : []),
+      ...(floorCold.length
+        ? [
+            variantRow(`floor: the thread alone on a page (${FLOOR_PAGE}: the script tag and <vk-market-comments>)`, floorCold, { floor: 1 }),
+            variantRow('floor: the same page, ICU warmed before any page script (init script WARM_ICU)', floorWarm, { floor: 1, warmIcu: 1 }),
+          ]
+        : []),
     ]
   } finally {
     await browser?.close()
