@@ -429,10 +429,14 @@ export async function firstRender(): Promise<BenchRow[]> {
  * The floor page: the built market page's head (its one venuekit script tag; none of the demo's own scripts
  * or styles) and the market's thread alone in the body. Written into demo/dist, which the demo serves.
  */
-function writeFloorPage(marketId: string): void {
-  const market = readFileSync(`${DEMO_DIST}market.html`, 'utf8')
-  const tag = market.match(/<script\s+src="\/venuekit\.js"[^>]*><\/script>/)?.[0]
-  if (!tag) throw new Error("demo/dist/market.html has no venuekit script tag: the floor page is built from it")
+function writeFloorPage(marketId: string): boolean {
+  const built = `${DEMO_DIST}market.html`
+  const tag = existsSync(built) ? readFileSync(built, 'utf8').match(/<script\s+src="\/venuekit\.js"[^>]*><\/script>/)?.[0] : undefined
+  if (!tag) {
+    // A demo running from another checkout: this one has no built market page to take the tag from.
+    console.error(`  first render: no floor rows (${built} with its venuekit script tag is missing: the floor page is built from it)`)
+    return false
+  }
   const html = `<!doctype html>
 <html lang="en">
   <head>
@@ -448,6 +452,7 @@ function writeFloorPage(marketId: string): void {
 </html>
 `
   writeFileSync(`${DEMO_DIST}${FLOOR_PAGE.slice(1)}`, html)
+  return true
 }
 
 /** A row of a variant measured beside the market page: its first card, its JSON and its ratio (no verdict). */
@@ -488,14 +493,14 @@ async function measure(executablePath: string): Promise<BenchRow[]> {
     const remote: Sample[] = []
     const floorCold: Sample[] = []
     const floorWarm: Sample[] = []
-    if (FLOOR) writeFloorPage(marketId)
+    const floor = FLOOR && writeFloorPage(marketId)
     for (let i = 0; i < WARMUP + RUNS; i++) {
       // Localhost, the emulated round trip and the floor pages alternate, so all see the same machine.
       if (RTT_MS > 0) {
         const r = await navigate(browser, url, marketId, RTT_MS)
         if (i >= WARMUP) remote.push(r)
       }
-      if (FLOOR) {
+      if (floor) {
         const cold = await navigate(browser, `${demo.url}${FLOOR_PAGE}`, marketId)
         const warm = await navigate(browser, `${demo.url}${FLOOR_PAGE}`, marketId, 0, true)
         if (i === 0 && (cold.rows !== Math.min(POSTS, 20) || !cold.stance)) throw new Error(`the floor page shows ${cold.rows} posts; expected the same thread as the market page`)
