@@ -93,17 +93,30 @@ const FLOOR_PAGE = '/bench-thread-alone.html'
 const DEMO_DIST = fileURLToPath(new URL('../demo/dist/', import.meta.url))
 
 /**
+ * Intl objects by kind, as a script expression (a string, so nothing of this module's transform ends up in a
+ * page): the cards' formatters (rt, dt, pct, nf, pr) and the other kinds `bench/icu-startup.ts` compares.
+ */
+export const INTL_KINDS = `({
+  rt: () => new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(-1, 'day'),
+  dt: () => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(0),
+  pct: () => new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(0.4),
+  nf: () => new Intl.NumberFormat(undefined).format(1234),
+  pr: () => new Intl.PluralRules(undefined).select(1),
+  lf: () => new Intl.ListFormat(undefined).format(['a', 'b']),
+  seg: () => [...new Intl.Segmenter(undefined).segment('ab')].length,
+  col: () => 'a'.localeCompare('b'),
+  loc: () => new Intl.Locale('en').maximize().toString(),
+  sup: () => Intl.NumberFormat.supportedLocalesOf(['en']),
+  tls: () => (1234.5).toLocaleString(),
+  dls: () => new Date(0).toLocaleString(),
+})`
+
+/**
  * An init script (before any page script): the formatters the cards use, built once, so the renderer's
  * one-time ICU start-up (10–15 ms on this machine, process-wide) is paid before the page runs. A measurement
  * aid for the floor row only: a venue's page cannot run code before the HTML arrives.
  */
-export const WARM_ICU = `(() => {
-  new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(-1, 'day')
-  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(0)
-  new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(0.4)
-  new Intl.NumberFormat(undefined).format(1234)
-  new Intl.PluralRules(undefined).select(1)
-})()`
+export const WARM_ICU = `(() => { const k = ${INTL_KINDS}; for (const n of ['rt', 'dt', 'pct', 'nf', 'pr']) k[n]() })()`
 
 /** Budgets (issue 9). */
 export const RENDER_BUDGET = { firstRenderMs: 300, ratio: 1.3 }

@@ -7,32 +7,16 @@
  *   node --import tsx bench/icu-startup.ts                      # the default orders below
  *   ORDERS='[["seg","rt"],["loc","rt"]]' RUNS=6 node --import tsx bench/icu-startup.ts
  *
- * Kinds: rt RelativeTimeFormat, nf NumberFormat, pct NumberFormat (percent), dt DateTimeFormat, pr
+ * Kinds (INTL_KINDS in first-render.ts): rt RelativeTimeFormat, nf NumberFormat, pct NumberFormat (percent), dt DateTimeFormat, pr
  * PluralRules, lf ListFormat, seg Segmenter, col localeCompare (Collator), loc Intl.Locale, sup
  * NumberFormat.supportedLocalesOf, tls Number#toLocaleString, dls Date#toLocaleString.
  */
 import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS } from './first-render.ts'
+import { CHROMIUM_ARGS, INTL_KINDS } from './first-render.ts'
 import { median } from './stats.ts'
 
 const ORDERS: string[][] = JSON.parse(process.env.ORDERS ?? '[["rt","nf","pct","dt","pr"],["pr","nf","rt"],["dt","rt","nf"],["lf","rt"],["seg","rt"],["col","rt"],["loc","rt"],["tls","rt"],["dls","rt"]]')
 const RUNS = Number(process.env.RUNS ?? 4)
-/** A string, so that nothing of this module's transform ends up in the page. */
-const KINDS = `({
-  rt: () => new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(-1, 'day'),
-  nf: () => new Intl.NumberFormat(undefined).format(1234),
-  pct: () => new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(0.4),
-  dt: () => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(0),
-  pr: () => new Intl.PluralRules(undefined).select(1),
-  lf: () => new Intl.ListFormat(undefined).format(['a', 'b']),
-  seg: () => [...new Intl.Segmenter(undefined).segment('ab')].length,
-  col: () => 'a'.localeCompare('b'),
-  loc: () => new Intl.Locale('en').maximize().toString(),
-  sup: () => Intl.NumberFormat.supportedLocalesOf(['en']),
-  tls: () => (1234.5).toLocaleString(),
-  dls: () => new Date(0).toLocaleString(),
-})`
-
 const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
 try {
   for (const order of ORDERS) {
@@ -42,7 +26,7 @@ try {
       try {
         const page = await ctx.newPage()
         await page.goto('data:text/html,<p>venuekit')
-        const ms = (await page.evaluate(`(() => { const k = ${KINDS}; return ${JSON.stringify(order)}.map((n) => { const t = performance.now(); k[n](); return performance.now() - t }) })()`)) as number[]
+        const ms = (await page.evaluate(`(() => { const k = ${INTL_KINDS}; return ${JSON.stringify(order)}.map((n) => { const t = performance.now(); k[n](); return performance.now() - t }) })()`)) as number[]
         ms.forEach((m, j) => times[j].push(m))
       } finally {
         await ctx.close()
