@@ -9,6 +9,8 @@
  *   VK_BENCH_RENDER_URL=http://127.0.0.1:8799 N=24 node --import tsx bench/first-render-ab.ts /tmp/a.js /tmp/b.js
  *
  * N: rounds (default 12, after one warm-up round); VK_BENCH_RENDER_PAGE: the page (default /market.html).
+ * Besides the medians of the first card, the JSON and their ratio, it prints the medians per navigation of the
+ * request → paint and JSON → paint spans, which a shift of the request (a bundle's size, the machine) does not move.
  */
 import { copyFileSync } from 'node:fs'
 import { chromium } from 'playwright-core'
@@ -22,18 +24,19 @@ const N = Number(process.env.N ?? 12)
 const cfg = await (await fetch(`${base}/demo/config.json`)).json()
 const marketId = cfg.markets['btc-150k']
 const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
-const out = new Map<string, { p: number[]; j: number[]; r: number[]; s: number[] }>()
+const out = new Map<string, { p: number[]; j: number[]; r: number[]; s: number[]; fromStart: number[]; fromJson: number[] }>()
 try {
   for (let i = 0; i < N + 1; i++)
     for (const v of i % 2 ? variants : [...variants].reverse()) {
       copyFileSync(v, 'dist/venuekit.js')
       const s = await navigate(browser, `${base}${page}`, marketId)
       if (i === 0) continue
-      const o = out.get(v) ?? { p: [], j: [], r: [], s: [] }
-      o.p.push(s.painted); o.j.push(s.jsonEnd); o.r.push(s.painted / s.jsonEnd); o.s.push(s.jsonStart); out.set(v, o)
+      const o = out.get(v) ?? { p: [], j: [], r: [], s: [], fromStart: [], fromJson: [] }
+      o.p.push(s.painted); o.j.push(s.jsonEnd); o.r.push(s.painted / s.jsonEnd); o.s.push(s.jsonStart)
+      o.fromStart.push(s.painted - s.jsonStart); o.fromJson.push(s.painted - s.jsonEnd); out.set(v, o)
     }
 } finally {
   await browser.close()
 }
 for (const [v, o] of out)
-  console.log(`${v}: first card painted p50 ${median(o.p).toFixed(1)} ms, JSON loaded ${median(o.j).toFixed(1)} ms (request ${median(o.s).toFixed(1)} ms), ratio ${median(o.r).toFixed(2)}×`)
+  console.log(`${v}: first card painted p50 ${median(o.p).toFixed(1)} ms, JSON loaded ${median(o.j).toFixed(1)} ms (request ${median(o.s).toFixed(1)} ms), ratio ${median(o.r).toFixed(2)}×; request → paint ${median(o.fromStart).toFixed(1)} ms, JSON → paint ${median(o.fromJson).toFixed(1)} ms`)
