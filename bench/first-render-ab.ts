@@ -14,8 +14,7 @@
  */
 import { copyFileSync } from 'node:fs'
 import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, navigate } from './first-render.ts'
-import { median } from './stats.ts'
+import { CHROMIUM_ARGS, navigate, summarize, type Sample } from './first-render.ts'
 const base = process.env.VK_BENCH_RENDER_URL
 const page = process.env.VK_BENCH_RENDER_PAGE ?? '/market.html'
 const variants = process.argv.slice(2)
@@ -24,19 +23,19 @@ const N = Number(process.env.N ?? 12)
 const cfg = await (await fetch(`${base}/demo/config.json`)).json()
 const marketId = cfg.markets['btc-150k']
 const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
-const out = new Map<string, { p: number[]; j: number[]; r: number[]; s: number[]; fromStart: number[]; fromJson: number[] }>()
+const out = new Map<string, Sample[]>(variants.map((v) => [v, []]))
 try {
   for (let i = 0; i < N + 1; i++)
     for (const v of i % 2 ? variants : [...variants].reverse()) {
       copyFileSync(v, 'dist/venuekit.js')
       const s = await navigate(browser, `${base}${page}`, marketId)
       if (i === 0) continue
-      const o = out.get(v) ?? { p: [], j: [], r: [], s: [], fromStart: [], fromJson: [] }
-      o.p.push(s.painted); o.j.push(s.jsonEnd); o.r.push(s.painted / s.jsonEnd); o.s.push(s.jsonStart)
-      o.fromStart.push(s.painted - s.jsonStart); o.fromJson.push(s.painted - s.jsonEnd); out.set(v, o)
+      out.get(v)!.push(s)
     }
 } finally {
   await browser.close()
 }
-for (const [v, o] of out)
-  console.log(`${v}: first card painted p50 ${median(o.p).toFixed(1)} ms, JSON loaded ${median(o.j).toFixed(1)} ms (request ${median(o.s).toFixed(1)} ms), ratio ${median(o.r).toFixed(2)}×; request → paint ${median(o.fromStart).toFixed(1)} ms, JSON → paint ${median(o.fromJson).toFixed(1)} ms`)
+for (const [v, samples] of out) {
+  const m = summarize(samples)
+  console.log(`${v}: first card painted p50 ${m.paint.toFixed(1)} ms, JSON loaded ${m.jsonEnd.toFixed(1)} ms (request ${m.jsonStart.toFixed(1)} ms), ratio ${m.ratio.toFixed(2)}×; request → paint ${m.requestToPaint.toFixed(1)} ms, JSON → paint ${m.jsonToPaint.toFixed(1)} ms`)
+}

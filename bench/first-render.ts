@@ -243,7 +243,7 @@ async function fillThread(base: string, marketId: string) {
 }
 
 /** What the page reports for one navigation (times in ms since navigation start). */
-interface Sample {
+export interface Sample {
   /** The frame whose rAF callback first found the card laid out. */
   detected: number
   /** After that frame's rendering task: the card's first paint. */
@@ -468,13 +468,27 @@ function writeFloorPage(marketId: string): boolean {
   return true
 }
 
+/** The medians over navigations (each span and the ratio taken per navigation first) that the rows and `first-render-ab.ts` print. */
+export function summarize(samples: Sample[]) {
+  const p50 = (f: (s: Sample) => number) => median(samples.map(f))
+  return {
+    paint: p50((s) => s.painted),
+    jsonEnd: p50((s) => s.jsonEnd),
+    jsonStart: p50((s) => s.jsonStart),
+    ratio: p50((s) => s.painted / s.jsonEnd),
+    /** Where the time between the JSON and the paint goes: waiting for the page's main thread, then the element. */
+    headersAfterJson: p50((s) => s.headers - s.jsonEnd),
+    bodyAfterJson: p50((s) => s.body - s.jsonEnd),
+    paintAfterBody: p50((s) => s.painted - s.body),
+    /** Spans that a shift of the request (a bundle's size, the machine) does not move. */
+    requestToPaint: p50((s) => s.painted - s.jsonStart),
+    jsonToPaint: p50((s) => s.painted - s.jsonEnd),
+  }
+}
+
 /** A row of a variant measured beside the market page: its first card, its JSON and its ratio (no verdict). */
 function variantRow(label: string, samples: Sample[], extra: Record<string, number>): BenchRow {
-  const paint = median(samples.map((s) => s.painted))
-  const jsonEnd = median(samples.map((s) => s.jsonEnd))
-  const start = median(samples.map((s) => s.jsonStart))
-  const ratio = median(samples.map((s) => s.painted / s.jsonEnd))
-  const after = median(samples.map((s) => s.body - s.jsonEnd))
+  const { paint, jsonEnd, jsonStart: start, ratio, bodyAfterJson: after } = summarize(samples)
   return row(
     `  ${label}, ${samples.length} navigations alternating with the above: first card painted p50 ${fmt(paint)} ms, thread JSON loaded p50 ${fmt(jsonEnd)} ms (request ${fmt(start)} ms, body taken +${fmt(after)} ms); ratio`,
     `${ratio.toFixed(2)}×`,
@@ -532,15 +546,9 @@ async function measure(executablePath: string): Promise<BenchRow[]> {
       if (i >= WARMUP) samples.push(s)
     }
     const load1 = os.loadavg()[0]
-    const paint = median(samples.map((s) => s.painted))
-    const json50 = median(samples.map((s) => s.jsonEnd))
-    const ratio = median(samples.map((s) => s.painted / s.jsonEnd))
-    // Where the time between the JSON and the paint goes: waiting for the page's main thread, then the element.
-    const wait = {
-      headers: median(samples.map((s) => s.headers - s.jsonEnd)),
-      body: median(samples.map((s) => s.body - s.jsonEnd)),
-      paint: median(samples.map((s) => s.painted - s.body)),
-    }
+    const sum = summarize(samples)
+    const { paint, jsonEnd: json50, ratio } = sum
+    const wait = { headers: sum.headersAfterJson, body: sum.bodyAfterJson, paint: sum.paintAfterBody }
     const where = `${PAGE}, ${POSTS} posts (first page of ${samples[0].rows} shown), headless Chromium, ${samples.length} cold navigations`
     return [
       row(`first render: navigation start → first take card painted (${where})`, `p50 ${fmt(paint)} ms`, `≤ ${RENDER_BUDGET.firstRenderMs} ms`, paint <= RENDER_BUDGET.firstRenderMs ? 'ok' : 'MISSED', {
@@ -555,11 +563,11 @@ async function measure(executablePath: string): Promise<BenchRow[]> {
         inViewport: samples.every((s) => s.inViewport) ? 1 : 0,
       }),
       row(
-        `  thread JSON loaded (responseEnd of GET ${PATHS.posts}; request started at p50 ${fmt(median(samples.map((s) => s.jsonStart)))} ms, script bundle loaded ${fmt(median(samples.map((s) => s.bundleEnd)))} ms)`,
+        `  thread JSON loaded (responseEnd of GET ${PATHS.posts}; request started at p50 ${fmt(sum.jsonStart)} ms, script bundle loaded ${fmt(median(samples.map((s) => s.bundleEnd)))} ms)`,
         `p50 ${fmt(json50)} ms`,
         '',
         '',
-        { p50: json50, startP50: median(samples.map((s) => s.jsonStart)), bundleEndP50: median(samples.map((s) => s.bundleEnd)), htmlEndP50: median(samples.map((s) => s.htmlEnd)) },
+        { p50: json50, startP50: sum.jsonStart, bundleEndP50: median(samples.map((s) => s.bundleEnd)), htmlEndP50: median(samples.map((s) => s.htmlEnd)) },
       ),
       row('  render-to-JSON ratio: first card painted / thread JSON loaded, per navigation', `${ratio.toFixed(2)}×`, `≤ ${RENDER_BUDGET.ratio.toFixed(1)}×`, ratio <= RENDER_BUDGET.ratio ? 'ok' : 'MISSED', {
         ratio,
