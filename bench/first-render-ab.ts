@@ -14,7 +14,7 @@
  */
 import { copyFileSync } from 'node:fs'
 import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, navigate, summarize, type Sample } from './first-render.ts'
+import { CHROMIUM_ARGS, navigate, summaryLine, type Sample } from './first-render.ts'
 const base = process.env.VK_BENCH_RENDER_URL
 const page = process.env.VK_BENCH_RENDER_PAGE ?? '/market.html'
 const variants = process.argv.slice(2)
@@ -35,7 +35,4 @@ try {
 } finally {
   await browser.close()
 }
-for (const [v, samples] of out) {
-  const m = summarize(samples)
-  console.log(`${v}: first card painted p50 ${m.paint.toFixed(1)} ms, JSON loaded ${m.jsonEnd.toFixed(1)} ms (request ${m.jsonStart.toFixed(1)} ms), ratio ${m.ratio.toFixed(2)}×; request → paint ${m.requestToPaint.toFixed(1)} ms, JSON → paint ${m.jsonToPaint.toFixed(1)} ms`)
-}
+for (const [v, samples] of out) console.log(summaryLine(v, samples))

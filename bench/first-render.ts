@@ -54,8 +54,11 @@
  *   thread on a page that holds nothing else (FLOOR_PAGE: the market page's head with its one script tag,
  *   none of the demo's scripts or styles, and `<vk-market-comments>` alone in the body), cold; and the same
  *   page with ICU already warm (WARM_ICU, an init script that builds the cards' formatters before any page
- *   script, while the bundle is still on its way). Measured in the same loop as the market page, so all
- *   see the same machine. No verdict: they bound the budget's figure, they are not it.
+ *   script, while the bundle is still on its way). Then the same thread with no framework at all
+ *   (PLAIN_FLOOR_PAGE, `bench/plain-floor-page.ts`: an inline script, XMLHttpRequest, the first 5 posts as plain
+ *   DOM with the same Intl formatters), cold and with ICU warm: what the page itself costs, whatever renders
+ *   the thread. Measured in the same loop as the market page, so all see the same machine. No verdict: they
+ *   bound the budget's figure, they are not it.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -72,6 +75,7 @@ import { startDemoProcess } from '../scripts/demo-process.ts'
 import type { DemoConfig } from '../demo/shared/config.ts'
 import type { BenchRow } from './run.ts'
 import { fmt, median } from './stats.ts'
+import { PLAIN_FLOOR_PAGE, plainFloorHtml } from './plain-floor-page.ts'
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 const RUNS = Number(process.env.VK_BENCH_RENDER_RUNS ?? 18)
@@ -300,7 +304,10 @@ export const PROBE = `(() => {
     }
     return open0.call(this, m, u, ...rest)
   }
+  // The no-framework floor page draws its cards as plain DOM in the document itself.
+  const plain = location.pathname.startsWith(${JSON.stringify(PLAIN_FLOOR_PAGE.replace(/\.html$/, ''))})
   const card = () => {
+    if (plain) return document.querySelector('[data-vk-plain] [part~="list"] [part~="card"]')
     const list = document.querySelector('vk-market-comments')?.shadowRoot?.querySelector('[part~="list"]')
     const tc = list?.querySelector('vk-take-card')
     return tc?.shadowRoot?.querySelector('[part~="card"]') ?? null
@@ -330,6 +337,7 @@ export const PROBE = `(() => {
     mo.disconnect()
     requestAnimationFrame(frame)
   })
+  if (plain) mo.observe(document, { childList: true, subtree: true })
   const attach = Element.prototype.attachShadow
   Element.prototype.attachShadow = function (init) {
     const root = attach.call(this, init)
@@ -396,7 +404,7 @@ export async function navigate(browser: Browser, url: string, marketId: string, 
       })
       const bundle = res.find((e) => new URL(e.name).pathname === '/venuekit.js')
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
-      const root = document.querySelector('vk-market-comments')?.shadowRoot
+      const root = document.querySelector('vk-market-comments')?.shadowRoot ?? document.querySelector('[data-vk-plain]')
       return {
         detected: o.detected as number,
         painted: o.painted as number,
@@ -465,6 +473,7 @@ function writeFloorPage(marketId: string): boolean {
 </html>
 `
   writeFileSync(`${DEMO_DIST}${FLOOR_PAGE.slice(1)}`, html)
+  writeFileSync(`${DEMO_DIST}${PLAIN_FLOOR_PAGE.slice(1)}`, plainFloorHtml(marketId))
   return true
 }
 
@@ -484,6 +493,12 @@ export function summarize(samples: Sample[]) {
     requestToPaint: p50((s) => s.painted - s.jsonStart),
     jsonToPaint: p50((s) => s.painted - s.jsonEnd),
   }
+}
+
+/** One line for a page's navigations (the diagnostic tools): the medians of `summarize`. */
+export function summaryLine(label: string, samples: Sample[]): string {
+  const m = summarize(samples)
+  return `${label}: first card painted p50 ${m.paint.toFixed(1)} ms, JSON loaded ${m.jsonEnd.toFixed(1)} ms (request ${m.jsonStart.toFixed(1)} ms), ratio ${m.ratio.toFixed(2)}×; request → paint ${m.requestToPaint.toFixed(1)} ms, JSON → paint ${m.jsonToPaint.toFixed(1)} ms`
 }
 
 /** A row of a variant measured beside the market page: its first card, its JSON and its ratio (no verdict). */
@@ -520,6 +535,8 @@ async function measure(executablePath: string): Promise<BenchRow[]> {
     const remote: Sample[] = []
     const floorCold: Sample[] = []
     const floorWarm: Sample[] = []
+    const plainCold: Sample[] = []
+    const plainWarm: Sample[] = []
     const floor = FLOOR && writeFloorPage(marketId)
     for (let i = 0; i < WARMUP + RUNS; i++) {
       // Localhost, the emulated round trip and the floor pages alternate, so all see the same machine.
@@ -530,10 +547,15 @@ async function measure(executablePath: string): Promise<BenchRow[]> {
       if (floor) {
         const cold = await navigate(browser, `${demo.url}${FLOOR_PAGE}`, marketId)
         const warm = await navigate(browser, `${demo.url}${FLOOR_PAGE}`, marketId, 0, true)
+        const plain = await navigate(browser, `${demo.url}${PLAIN_FLOOR_PAGE}`, marketId)
+        const plainIcu = await navigate(browser, `${demo.url}${PLAIN_FLOOR_PAGE}`, marketId, 0, true)
         if (i === 0 && (cold.rows !== Math.min(POSTS, 20) || !cold.stance)) throw new Error(`the floor page shows ${cold.rows} posts; expected the same thread as the market page`)
+        if (i === 0 && (plain.rows < 5 || !plain.stance || !plain.cardHasBody)) throw new Error(`the plain floor page shows ${plain.rows} posts; expected the thread's first take and its first 5 posts at least`)
         if (i >= WARMUP) {
           floorCold.push(cold)
           floorWarm.push(warm)
+          plainCold.push(plain)
+          plainWarm.push(plainIcu)
         }
       }
       const s = await navigate(browser, url, marketId)
@@ -584,6 +606,8 @@ async function measure(executablePath: string): Promise<BenchRow[]> {
         ? [
             variantRow(`floor: the thread alone on a page (${FLOOR_PAGE}: the script tag and <vk-market-comments>)`, floorCold, { floor: 1 }),
             variantRow('floor: the same page, ICU warmed before any page script (init script WARM_ICU)', floorWarm, { floor: 1, warmIcu: 1 }),
+            variantRow(`floor: no framework (${PLAIN_FLOOR_PAGE}: an inline script reads the same thread over XHR and draws its first 5 posts as plain DOM)`, plainCold, { floor: 1, plain: 1 }),
+            variantRow('floor: no framework, ICU warmed before any page script', plainWarm, { floor: 1, plain: 1, warmIcu: 1 }),
           ]
         : []),
     ]
