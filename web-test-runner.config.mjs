@@ -1,4 +1,4 @@
-/* global process, setTimeout */
+/* global setTimeout */
 /**
  * @web/test-runner for every browser test (`test/browser/**\/*.test.ts`) in Debian Chromium
  * (`apt-get install -y chromium`). TypeScript through esbuild; bare imports resolved from node_modules.
@@ -12,7 +12,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild'
 import { chromeLauncher } from '@web/test-runner-chrome'
 import { tsImport } from 'tsx/esm/api'
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+const { CHROMIUM_PATH, CHROMIUM_ARGS } = await tsImport('./scripts/chromium.ts', import.meta.url)
 
 /** Starts the reference service with the dev server and stops it with it. */
 function referenceService() {
@@ -64,9 +64,9 @@ export default {
   browsers: [
     chromeLauncher({
       launchOptions: {
-        executablePath: CHROMIUM,
+        executablePath: CHROMIUM_PATH,
         headless: true,
-        args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: CHROMIUM_ARGS,
       },
     }),
   ],

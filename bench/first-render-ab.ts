@@ -13,26 +13,20 @@
  * request → paint and JSON → paint spans, which a shift of the request (a bundle's size, the machine) does not move.
  */
 import { copyFileSync } from 'node:fs'
-import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, navigate, summaryLine, type Sample } from './first-render.ts'
+import { launchChromium } from '../scripts/chromium.ts'
+import { alternating, demoMarketId, navigate, summaryLine } from './first-render.ts'
 const base = process.env.VK_BENCH_RENDER_URL
 const page = process.env.VK_BENCH_RENDER_PAGE ?? '/market.html'
 const variants = process.argv.slice(2)
 if (!base || variants.length < 2) throw new Error('usage: VK_BENCH_RENDER_URL=<running demo> node --import tsx bench/first-render-ab.ts <bundle A> <bundle B> [...]')
-const N = Number(process.env.N ?? 12)
-const cfg = await (await fetch(`${base}/demo/config.json`)).json()
-const marketId = cfg.markets['btc-150k']
-const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
-const out = new Map<string, Sample[]>(variants.map((v) => [v, []]))
+const marketId = await demoMarketId(base)
+const browser = await launchChromium()
 try {
-  for (let i = 0; i < N + 1; i++)
-    for (const v of i % 2 ? variants : [...variants].reverse()) {
-      copyFileSync(v, 'dist/venuekit.js')
-      const s = await navigate(browser, `${base}${page}`, marketId)
-      if (i === 0) continue
-      out.get(v)!.push(s)
-    }
+  const out = await alternating(variants, Number(process.env.N ?? 12), 1, (v) => {
+    copyFileSync(v, 'dist/venuekit.js')
+    return navigate(browser, `${base}${page}`, marketId)
+  })
+  for (const [v, samples] of out) console.log(summaryLine(v, samples))
 } finally {
   await browser.close()
 }
-for (const [v, samples] of out) console.log(summaryLine(v, samples))

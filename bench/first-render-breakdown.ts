@@ -10,8 +10,8 @@
  *   npm run demo -- --port 8799 &   # then fill the thread once: VK_BENCH_RENDER_URL=http://127.0.0.1:8799 node --import tsx bench/first-render-cli.ts
  *   node --import tsx bench/first-render-breakdown.ts http://127.0.0.1:8799/market.html
  */
-import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, firstRenderDone, navigationStartOf, probedPage } from './first-render.ts'
+import { launchChromium } from '../scripts/chromium.ts'
+import { firstRenderDone, navigationStartOf, probedPage } from './first-render.ts'
 import { median } from './stats.ts'
 
 const url = process.argv[2]
@@ -43,7 +43,7 @@ function kindOf(task: TraceEvent, inside: TraceEvent[]): string {
   return 'other (IPC, network, GC)'
 }
 
-const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+const browser = await launchChromium()
 const WINDOWS = ['navigation → request', 'request → JSON loaded', 'JSON loaded → body taken', 'body taken → card painted'] as const
 const busy = new Map<string, number[]>()
 const spans = new Map<string, number[]>()

@@ -11,8 +11,8 @@
  *
  * WARM=1 adds the floor rows' ICU warm-up (WARM_ICU) before any page script; TOP (default 30) rows are printed.
  */
-import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, firstRenderDone, navigationStartOf, probedPage } from './first-render.ts'
+import { launchChromium } from '../scripts/chromium.ts'
+import { firstRenderDone, navigationStartOf, probedPage } from './first-render.ts'
 
 interface ProfileNode {
   id: number
@@ -35,7 +35,7 @@ const self = new Map<string, number>()
 const inclusive = new Map<string, number>()
 const add = (m: Map<string, number>, k: string, ms: number) => m.set(k, (m.get(k) ?? 0) + ms)
 
-const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+const browser = await launchChromium()
 try {
   for (let run = 0; run <= RUNS; run++) {
     const { ctx, page } = await probedPage(browser, process.env.WARM === '1')

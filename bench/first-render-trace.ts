@@ -9,10 +9,10 @@
  *
  * RUNS (default 2): navigations; the first is a warm-up and is not printed.
  */
-import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, firstRenderDone, navigationStartOf, probedPage } from './first-render.ts'
+import { launchChromium } from '../scripts/chromium.ts'
+import { firstRenderDone, navigationStartOf, probedPage } from './first-render.ts'
 const url = process.argv[2]
-const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+const browser = await launchChromium()
 for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   const { ctx, page } = await probedPage(browser)
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'toplevel', 'loading', 'navigation', 'blink'] })

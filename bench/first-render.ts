@@ -64,7 +64,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium.ts'
 import { PATHS } from '../src/contract/paths.ts'
 import type { ThreadPage } from '../src/contract/types.ts'
 import { DEV_PATHS } from '../src/server/routes/dev.ts'
@@ -77,7 +78,6 @@ import type { BenchRow } from './run.ts'
 import { fmt, median } from './stats.ts'
 import { PLAIN_FLOOR_PAGE, plainFloorHtml } from './plain-floor-page.ts'
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 const RUNS = Number(process.env.VK_BENCH_RENDER_RUNS ?? 18)
 const WARMUP = 2
 const POSTS = 50
@@ -94,7 +94,7 @@ const RTT_MS = Number(process.env.VK_BENCH_RENDER_RTT_MS ?? 40)
 const FLOOR = process.env.VK_BENCH_RENDER_FLOOR !== '0'
 /** Written into demo/dist (the demo serves it as it serves the built pages) for the floor rows. */
 const FLOOR_PAGE = '/bench-thread-alone.html'
-const DEMO_DIST = fileURLToPath(new URL('../demo/dist/', import.meta.url))
+export const DEMO_DIST = fileURLToPath(new URL('../demo/dist/', import.meta.url))
 
 /**
  * Intl objects by kind, as a script expression (a string, so nothing of this module's transform ends up in a
@@ -209,6 +209,28 @@ async function topLevelPosts(base: string, marketId: string): Promise<ThreadPage
     cursor = page.nextCursor
   } while (cursor)
   return posts
+}
+
+/** The id of the demo's market that the bench measures (its default market, MARKET_SLUG). */
+export async function demoMarketId(base: string): Promise<string> {
+  const cfg = await json<DemoConfig>(`${base}/demo/config.json`)
+  const id = cfg.markets[MARKET_SLUG]
+  if (!id) throw new Error(`the demo at ${base} has no market ${MARKET_SLUG}`)
+  return id
+}
+
+/**
+ * The diagnostic tools' loop: `rounds` rounds after `warmup` uncounted ones, each measuring every key once, in
+ * alternating order from one round to the next, so all keys see the same machine. The samples per key.
+ */
+export async function alternating<K>(keys: K[], rounds: number, warmup: number, measureOne: (key: K, round: number) => Promise<Sample>): Promise<Map<K, Sample[]>> {
+  const out = new Map<K, Sample[]>(keys.map((k) => [k, []]))
+  for (let i = 0; i < warmup + rounds; i++)
+    for (const k of i % 2 ? keys : [...keys].reverse()) {
+      const s = await measureOne(k, i)
+      if (i >= warmup) out.get(k)!.push(s)
+    }
+  return out
 }
 
 /** Brings the market's thread to exactly `POSTS` top-level posts through the public API; returns the count and takes. */
@@ -435,11 +457,9 @@ export async function navigate(browser: Browser, url: string, marketId: string, 
  * page threw) is one MISSED row with the reason, so the service figures measured before it still print.
  */
 export async function firstRender(): Promise<BenchRow[]> {
-  const executablePath = process.env.VK_CHROMIUM ?? '/usr/bin/chromium'
-  if (!existsSync(executablePath))
-    return [row(`first render: skipped: Chromium not found at ${executablePath}, run \`apt-get install chromium\``)]
+  if (!existsSync(CHROMIUM_PATH)) return [row(`first render: skipped: Chromium not found at ${CHROMIUM_PATH}, run \`apt-get install chromium\``)]
   try {
-    return await measure(executablePath)
+    return await measure()
   } catch (e) {
     console.error('  first render failed:', e)
     return [row(`first render: failed: ${(e as Error).message.split('\n')[0].slice(0, 200)}`, '', `≤ ${RENDER_BUDGET.firstRenderMs} ms`, 'MISSED')]
@@ -518,17 +538,16 @@ function remoteRow(samples: Sample[]): BenchRow {
   return variantRow(`at a ${RTT_MS} ms round trip to the servers (DevTools network emulation)`, samples, { rttMs: RTT_MS })
 }
 
-async function measure(executablePath: string): Promise<BenchRow[]> {
+async function measure(): Promise<BenchRow[]> {
   const running = process.env.VK_BENCH_RENDER_URL
   console.error(running ? `  first render: against the demo at ${running}` : '  first render: building and starting the demo (npm run demo)')
   const demo = running ? { url: running.replace(/\/+$/, ''), stop: async () => {} } : await startDemoProcess()
   let browser: Browser | undefined
   try {
-    const cfg = await json<DemoConfig>(`${demo.url}/demo/config.json`)
-    const marketId = cfg.markets[MARKET_SLUG]
+    const marketId = await demoMarketId(demo.url)
     const filled = await fillThread(demo.url, marketId)
     console.error(`  first render: ${filled.posts} posts on ${MARKET_SLUG} (${filled.takes} takes; ${filled.added} written through the API)`)
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS })
+    browser = await launchChromium()
     const url = `${demo.url}${PAGE}`
     const load0 = os.loadavg()[0]
     const samples: Sample[] = []

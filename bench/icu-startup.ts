@@ -11,13 +11,13 @@
  * PluralRules, lf ListFormat, seg Segmenter, col localeCompare (Collator), loc Intl.Locale, sup
  * NumberFormat.supportedLocalesOf, tls Number#toLocaleString, dls Date#toLocaleString.
  */
-import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, INTL_KINDS } from './first-render.ts'
+import { launchChromium } from '../scripts/chromium.ts'
+import { INTL_KINDS } from './first-render.ts'
 import { median } from './stats.ts'
 
 const ORDERS: string[][] = JSON.parse(process.env.ORDERS ?? '[["rt","nf","pct","dt","pr"],["pr","nf","rt"],["dt","rt","nf"],["lf","rt"],["seg","rt"],["col","rt"],["loc","rt"],["tls","rt"],["dls","rt"]]')
 const RUNS = Number(process.env.RUNS ?? 4)
-const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+const browser = await launchChromium()
 try {
   for (const order of ORDERS) {
     const times = order.map(() => [] as number[])

@@ -9,14 +9,14 @@
 import { mkdirSync } from 'node:fs'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createClient } from '../src/sdk/index.ts'
 import { DEMO_KEYS, type DemoHandle } from '../src/server/demo-wallets.ts'
+import { launchChromium } from './chromium.ts'
 import { startDemoProcess } from './demo-process.ts'
 
 const out = fileURLToPath(new URL('../docs/screenshots/', import.meta.url))
-const ARGS = ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars']
 
 async function signedIn(baseUrl: string, handle: DemoHandle) {
   const account = privateKeyToAccount(DEMO_KEYS[handle])
@@ -40,7 +40,7 @@ async function pickWallet(page: Page, handle: string) {
 async function main() {
   mkdirSync(out, { recursive: true })
   const demo = await startDemoProcess()
-  const browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: ARGS })
+  const browser = await launchChromium(['--hide-scrollbars'])
   try {
     const config = (await (await fetch(`${demo.url}/demo/config.json`)).json()) as { markets: Record<string, string> }
     await seedReports(demo.url, config.markets['eth-4k-friday'])

@@ -13,11 +13,10 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import process from 'node:process'
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { launchChromium } from '../../scripts/chromium.ts'
 import { startDemoProcess, type DemoProcess } from '../../scripts/demo-process.ts'
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 const WAIT = 20_000
 const PKG_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
@@ -27,7 +26,7 @@ const contexts: BrowserContext[] = []
 
 before(async () => {
   demo = await startDemoProcess()
-  browser = await chromium.launch({ executablePath: process.env.VK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  browser = await launchChromium()
 })
 
 afterEach(async () => {
