@@ -31,6 +31,8 @@ const inWorker = (order: string[]) => `new Promise((resolve) => {
   const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })))
   w.onmessage = () => resolve(performance.now() - t)
 })`
+/** Median and range of a kind's times over the runs. */
+const spread = (ms: number[]) => `${median(ms).toFixed(1)} ms (${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)})`
 const browser = await launchChromium()
 try {
   for (const order of ORDERS) {
@@ -48,8 +50,8 @@ try {
         await ctx.close()
       }
     }
-    if (WORKER) process.stdout.write(`worker done after ${median(workerMs).toFixed(1)} ms (${Math.min(...workerMs).toFixed(1)}–${Math.max(...workerMs).toFixed(1)}); then the page: `)
-    console.log(order.map((k, j) => `${k} ${median(times[j]).toFixed(1)} ms (${Math.min(...times[j]).toFixed(1)}–${Math.max(...times[j]).toFixed(1)})`).join(', then '))
+    if (WORKER) process.stdout.write(`worker done after ${spread(workerMs)}; then the page: `)
+    console.log(order.map((k, j) => `${k} ${spread(times[j])}`).join(', then '))
   }
 } finally {
   await browser.close()
