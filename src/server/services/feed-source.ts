@@ -147,17 +147,24 @@ export async function twoPartRecordRows(ctx: ServiceContext, req: FeedRequest, l
 }
 
 /**
- * The page's rows as one query when they are one index range: every `live` page, and the `record` page of
- * a taxonomy node (`nodeRecordRows`) or of the global scope (`globalRecordRows`). Null for a `record` page
- * read in two parts (rooms, follows, a market's thread). The caller can then read the page's extras in the
- * same statement (page-extras.ts readPageRows).
+ * Whether the page's rows are one index range: every `live` page, and the `record` page of a taxonomy node
+ * (`nodeRecordRows`) or of the global scope (`globalRecordRows`). Not a `record` page read in two parts
+ * (rooms, follows, a market's thread).
+ */
+export function isOneRange(req: FeedRequest): boolean {
+  if (req.sort === 'live') return true
+  if (req.room) return false
+  return req.scope === 'global' || (req.scope === 'subject' && !!req.subject && req.subject.type !== 'event')
+}
+
+/**
+ * The page's rows as one query when they are one index range (`isOneRange`), else null. The caller can
+ * then read the page's extras in the same statement (page-extras.ts pageStatement).
  */
 export function pageRowsQuery(ctx: ServiceContext, req: FeedRequest, limit: number): Expression<RankedRow> | null {
+  if (!isOneRange(req)) return null
   if (req.sort === 'live') return liveRowsQuery(ctx, req, limit)
-  const node = req.scope === 'subject' && !req.room && req.subject && req.subject.type !== 'event' ? req.subject : null
-  if (node) return nodeRecordRows(ctx, req, node, limit)
-  if (req.scope === 'global' && !req.room) return globalRecordRows(ctx, req, limit)
-  return null
+  return req.scope === 'global' ? globalRecordRows(ctx, req, limit) : nodeRecordRows(ctx, req, req.subject!, limit)
 }
 
 /**

@@ -10,7 +10,7 @@
  * The extras ride along as correlated subqueries and one join, so the database does the same index
  * lookups as before, in one trip.
  */
-import { sql, type Expression, type RawBuilder } from 'kysely'
+import { sql, type CompiledQuery, type Expression, type RawBuilder } from 'kysely'
 import type { Labels, MarketResult, OutcomeLabel, Post, Titles } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { parseJson } from '../chain/markets.ts'
@@ -71,21 +71,33 @@ function repliesColumn(ctx: ServiceContext, spec: ExtrasSpec) {
 const rowColumns = (keys: string[]) =>
   sql.join([...jsonPostColumns('r'), ...keys.filter((k) => !POST_NAMES.includes(k)).map((k) => sql.ref(`r.${k}`))])
 
+/** What a page statement answers: one row, the page's rows as one json array (text on some drivers). */
+export type PageStatementRow<R extends PostRow = PostRow> = { page: PageRow<R>[] | string }
+
 /**
- * Runs `rows` (a parenthesized subquery selecting `POST_COLUMNS`, plus the sort keys `keys`: a Kysely
- * select embeds as one) with the page's extras, in one statement, in the order of `keys` (descending).
+ * The page statement over `rows` (a parenthesized subquery selecting `POST_COLUMNS`, plus the sort keys
+ * `keys`: a Kysely select embeds as one) with the page's extras, in the order of `keys` (descending).
  *
  * The statement answers one json value: the page's rows as an array. One field instead of ~30 per row
  * keeps the drivers' per-field decoding off the page's path (on PGlite it cost more than the query).
  */
-export async function readPageRows<R extends PostRow>(ctx: ServiceContext, rows: Expression<R>, keys: string[], spec: ExtrasSpec): Promise<PageRow<R>[]> {
+export function pageStatement<R extends PostRow>(ctx: ServiceContext, rows: Expression<R>, keys: string[], spec: ExtrasSpec): RawBuilder<PageStatementRow<R>> {
   const order = keys.length ? sql`order by ${sql.join(keys.map((c) => sql`${sql.ref(`t.${c}`)} desc`))}` : sql``
-  const q = sql<{ page: PageRow<R>[] | string }>`select coalesce(json_agg(t ${order}), '[]'::json) as page from (
+  return sql<PageStatementRow<R>>`select coalesce(json_agg(t ${order}), '[]'::json) as page from (
     select ${rowColumns(keys)}, ${agreedOf(spec.reader, sql`r.id`)} as agreed, ${repliesColumn(ctx, spec)} as reply_rows,
       m.title as market_title, m.outcomes as market_outcomes, m.result as market_result, m.clob as market_clob
     from ${rows} r left join lateral (select title, outcomes, result, clob from markets where id = r.market_id limit 1) m on true) t`
-  const { rows: out } = await q.execute(ctx.db)
-  return parseJson<PageRow<R>[]>(out[0].page)
+}
+
+/** Runs a page statement, built or already compiled (statement-shapes.ts), and answers its rows. */
+export async function runPageStatement<R extends PostRow>(ctx: ServiceContext, q: RawBuilder<PageStatementRow<R>> | CompiledQuery<PageStatementRow<R>>): Promise<PageRow<R>[]> {
+  const { rows } = 'execute' in q ? await q.execute(ctx.db) : await ctx.db.executeQuery(q)
+  return parseJson<PageRow<R>[]>(rows[0].page)
+}
+
+/** The page statement over `rows` with its extras (`pageStatement`), run: the page's rows, in the order of `keys`. */
+async function readPageRows<R extends PostRow>(ctx: ServiceContext, rows: Expression<R>, keys: string[], spec: ExtrasSpec): Promise<PageRow<R>[]> {
+  return runPageStatement(ctx, pageStatement(ctx, rows, keys, spec))
 }
 
 /** The extras of rows already read (a page assembled from several queries), in one statement, in their order. */
