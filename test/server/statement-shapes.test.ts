@@ -11,6 +11,7 @@ import type { SubjectType } from '../../src/contract/ids.ts'
 import { StatementShapes } from '../../src/server/db/statement-shapes.ts'
 import { isOneRange, type FeedRequest } from '../../src/server/services/feed-source.ts'
 import { oneRangePageStatement } from '../../src/server/services/feed.ts'
+import { moversStatement } from '../../src/server/services/feed-signals.ts'
 import { threadPageStatement, type ThreadQuery } from '../../src/server/services/threads.ts'
 import { addMarket, call, signIn, startTestService, type TestService } from '../helpers/service.ts'
 import { block, writePost } from '../helpers/read-fixtures.ts'
@@ -98,6 +99,18 @@ describe('statement shapes', () => {
       assert.equal(kept.sql, built.sql, what)
       assert.deepEqual(kept.parameters, built.parameters, what)
       assert.ok(!kept.parameters.includes(first[i].q.subjectRef), what)
+    }
+  })
+
+  it('"a page\'s SQL depends only on its shape": the ranked callers\' moves of every node type, kept and filled in, are the statement a fresh build gives', () => {
+    for (const type of ['category', 'topic', 'series', 'country', 'org', 'brand'] as const) {
+      const input = (n: number) => ({ node: { type, ref: `${type}-${n}` }, since: new Date(Date.UTC(2026, 0, n)), now: new Date(Date.UTC(2026, 1, n)) })
+      moversStatement(svc.ctx, input(1))
+      const kept = moversStatement(svc.ctx, input(2))
+      const built = moversStatement(fresh(), input(2))
+      assert.equal(kept.sql, built.sql, type)
+      assert.deepEqual(kept.parameters, built.parameters, type)
+      assert.ok(kept.parameters.includes(`${type}-2`) && !kept.parameters.includes(`${type}-1`), type)
     }
   })
 

@@ -17,6 +17,7 @@ import { sql } from 'kysely'
 import type { NodeRef, Signal } from '../../contract/types.ts'
 import { liveScore } from '../../core/ranking.ts'
 import type { ServiceContext } from '../context.ts'
+import { StatementShapes } from '../db/statement-shapes.ts'
 import { feedKeys, groupByFacet, nodeScopePosts, type FeedRequest, type RankedRow } from './feed-source.ts'
 import { recordsFor } from './records.ts'
 
@@ -44,26 +45,46 @@ export interface Move {
   lastAt: number
 }
 
+export interface MoversInput {
+  node: NodeRef
+  since: Date
+  now: Date
+}
+
+/** The movers' statement, compiled once per node type (db/statement-shapes.ts); the node's ref and the window are values. */
+const moversStatements = new StatementShapes<MoversInput>(({ node, since, now }, value) => ({
+  node: { type: node.type, ref: value(node.ref) },
+  since: value(since),
+  now: value(now),
+}))
+
+/** The statement of each account's latest trade per market on `node` in the window (`since`, `now`]. */
+export function moversStatement(ctx: ServiceContext, input: MoversInput) {
+  return moversStatements.compile(ctx.db, input, ({ node, since, now }) =>
+    sql<Mover>`${ctx.db
+      .selectFrom('trades as t')
+      .innerJoin('market_nodes as mn', 'mn.market_id', 't.market_id')
+      .innerJoin('markets as m', 'm.id', 't.market_id')
+      .innerJoin('wallets as w', 'w.address', 't.wallet')
+      .select(['w.account_id', 't.market_id', 't.side', 't.at', 'm.facet_type', 'm.facet_ref'])
+      .distinctOn(['w.account_id', 't.market_id'])
+      .where('mn.node_type', '=', node.type)
+      .where('mn.node_ref', '=', node.ref)
+      .where('t.at', '>', since)
+      .where('t.at', '<=', now)
+      .where('m.result', 'is', null)
+      .orderBy('w.account_id')
+      .orderBy('t.market_id')
+      .orderBy('t.at', 'desc')
+      .orderBy('t.id', 'desc')}`,
+  )
+}
+
 /** Each account's latest trade per market on this node in the window, then only ranked callers, counted per side. */
 export async function movesOnNode(ctx: ServiceContext, node: NodeRef): Promise<Move[]> {
-  const since = new Date(ctx.now().getTime() - SIGNAL_WINDOW_MS)
-  const movers = (await ctx.db
-    .selectFrom('trades as t')
-    .innerJoin('market_nodes as mn', 'mn.market_id', 't.market_id')
-    .innerJoin('markets as m', 'm.id', 't.market_id')
-    .innerJoin('wallets as w', 'w.address', 't.wallet')
-    .select(['w.account_id', 't.market_id', 't.side', 't.at', 'm.facet_type', 'm.facet_ref'])
-    .distinctOn(['w.account_id', 't.market_id'])
-    .where('mn.node_type', '=', node.type)
-    .where('mn.node_ref', '=', node.ref)
-    .where('t.at', '>', since)
-    .where('t.at', '<=', ctx.now())
-    .where('m.result', 'is', null)
-    .orderBy('w.account_id')
-    .orderBy('t.market_id')
-    .orderBy('t.at', 'desc')
-    .orderBy('t.id', 'desc')
-    .execute()) as Mover[]
+  const now = ctx.now()
+  const statement = moversStatement(ctx, { node, since: new Date(now.getTime() - SIGNAL_WINDOW_MS), now })
+  const movers = (await ctx.db.executeQuery(statement)).rows
   const counts = new Map<string, Move>()
   for (const { facet, rows: list } of groupByFacet(movers)) {
     const records = await recordsFor(ctx, list.map((m) => m.account_id), facet)
