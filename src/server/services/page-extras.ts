@@ -89,22 +89,17 @@ export function pageStatement<R extends PostRow>(ctx: ServiceContext, rows: Expr
     from ${rows} r left join lateral (select title, outcomes, result, clob from markets where id = r.market_id limit 1) m on true) t`
 }
 
-/** Runs a page statement, built or already compiled (statement-shapes.ts), and answers its rows. */
-export async function runPageStatement<R extends PostRow>(ctx: ServiceContext, q: RawBuilder<PageStatementRow<R>> | CompiledQuery<PageStatementRow<R>>): Promise<PageRow<R>[]> {
-  const { rows } = 'execute' in q ? await q.execute(ctx.db) : await ctx.db.executeQuery(q)
+/** Runs a compiled page statement (statement-shapes.ts, or `pageStatement(…).compile(db)`) and answers its rows. */
+export async function runPageStatement<R extends PostRow>(ctx: ServiceContext, q: CompiledQuery<PageStatementRow<R>>): Promise<PageRow<R>[]> {
+  const { rows } = await ctx.db.executeQuery(q)
   return parseJson<PageRow<R>[]>(rows[0].page)
-}
-
-/** The page statement over `rows` with its extras (`pageStatement`), run: the page's rows, in the order of `keys`. */
-async function readPageRows<R extends PostRow>(ctx: ServiceContext, rows: Expression<R>, keys: string[], spec: ExtrasSpec): Promise<PageRow<R>[]> {
-  return runPageStatement(ctx, pageStatement(ctx, rows, keys, spec))
 }
 
 /** The extras of rows already read (a page assembled from several queries), in one statement, in their order. */
 export async function extrasOf<R extends PostRow>(ctx: ServiceContext, rows: R[], spec: ExtrasSpec): Promise<PageRow<R>[]> {
   if (!rows.length) return []
   const byId = ctx.db.selectFrom('posts as p').select(POST_COLUMNS).where('p.id', 'in', rows.map((r) => r.id)) as unknown as Expression<PostRow>
-  const found = new Map((await readPageRows(ctx, byId, [], spec)).map((x) => [x.id, x]))
+  const found = new Map((await runPageStatement(ctx, pageStatement(ctx, byId, [], spec).compile(ctx.db))).map((x) => [x.id, x]))
   return rows.map((r) => {
     // A post deleted between the two reads keeps its row, without extras.
     const x = found.get(r.id)
