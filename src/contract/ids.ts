@@ -4,8 +4,11 @@
 export const MARKET_ID_RE = /^0x[0-9a-fA-F]{64}$/
 /** A wallet address: `0x` followed by 40 hex characters. Compared lowercased. */
 export const WALLET_RE = /^0x[0-9a-fA-F]{40}$/
-/** A venue id: 6 to 64 characters, lowercase alphanumeric with hyphens (§2.11). */
-export const VENUE_ID_RE = /^[a-z0-9](?:[a-z0-9-]{4,62})[a-z0-9]$/
+/**
+ * A venue id: 6 to 64 characters, lowercase alphanumeric with hyphens (§2.11, §5.5), hyphens anywhere (the
+ * spec places none), with at least one letter or digit. The SDK takes every id the platform can hold.
+ */
+export const VENUE_ID_RE = /^(?=[a-z0-9-]*[a-z0-9])[a-z0-9-]{6,64}$/
 /** Venue ids starting with these are reserved and never claimed (§5.5). */
 export const RESERVED_VENUE_PREFIXES = ['prophecy', 'somnia'] as const
 /**

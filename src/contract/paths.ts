@@ -47,4 +47,4 @@ export const PATHS = {
 export const threadTopic = (subjectType: string, subjectRef: string) => `thread:${subjectType}:${subjectRef.toLowerCase()}`
 
 /** Header names (DESIGN.md wire conventions). */
-export const HEADERS = { venueKey: 'X-Venue-Key', authorization: 'Authorization' } as const
+export const HEADERS = { venueKey: 'X-Venue-Key', authorization: 'Authorization', venueKeyStatus: 'X-Venue-Key-Status' } as const

@@ -4,7 +4,7 @@
  */
 import { isErrorBody } from '../contract/errors.ts'
 import { HEADERS } from '../contract/paths.ts'
-import type { ResolvedConfig } from './config.ts'
+import { warnOnce, type ResolvedConfig } from './config.ts'
 import { HttpError, NetworkError, TimeoutError, VenuekitError } from './errors.ts'
 
 export type QueryValue = string | number | boolean | null | undefined | readonly string[]
@@ -71,6 +71,9 @@ export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | und
     } catch {
       throw new HttpError(res.status, res.ok ? 'invalid-response' : `http-${res.status}`, text, `the service answered ${res.status} with a body that is not JSON`)
     }
+    // A read went on without the key (unknown or revoked): say so once, since nothing else fails (§5.1).
+    if (cfg.apiKey && res.headers?.get(HEADERS.venueKeyStatus) == 'refused')
+      warnOnce("the service refused this client's apiKey (unknown or revoked): reads go on without the venue's moderation overlay; writes and room 'self' fail with invalid-venue-key")
     if (!res.ok) {
       const e = isErrorBody(data) ? data.error : null
       throw new HttpError(res.status, e ? e.code : `http-${res.status}`, data, e ? e.message : `the service answered ${res.status}`)

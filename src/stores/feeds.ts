@@ -5,7 +5,7 @@
 import { atom, computed, type ReadableAtom } from 'nanostores'
 import type { FetcherValue } from '@nanostores/query'
 import type { SubjectType } from '../contract/ids.ts'
-import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Titles } from '../contract/types.ts'
+import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Signal, Titles } from '../contract/types.ts'
 import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'
 import { warnOnce } from '../sdk/config.ts'
 import { keyOf, statusOf, type Ctx, type Loaded } from './ctx.ts'
@@ -66,6 +66,24 @@ type FeedArgs = FeedOptions & { scope?: FeedScope }
 /** The paged feed read of one set of arguments; its first page is shared by `vk.feed` and `vk.roomFeed`. */
 const pagedFeed = (ctx: Ctx, args: FeedArgs) => paged(ctx, `feed|${keyOf({ ...args })}`, (cursor) => ctx.client.postFeed({ ...args, cursor }))
 
+/**
+ * The signals of the loaded pages, in order. A quiet row a page places after its last post (`before: null`)
+ * stays at the end of its own page: once a later page is loaded, it is placed before that page's first new
+ * post, never below posts that came after it (§2.2 `before`).
+ */
+function pinQuietRows(pages: Loaded<FeedPage>[]): Signal[] {
+  const seen = new Set<string>()
+  const firstNew = pages.map((p) => {
+    const first = p.v.posts.find((x) => !seen.has(x.id))
+    for (const x of p.v.posts) seen.add(x.id)
+    return first?.id ?? null
+  })
+  return pages.flatMap((p, i) => {
+    const next = firstNew.slice(i + 1).find((id) => id !== null) ?? null
+    return next === null ? p.v.signals : p.v.signals.map((s) => (s.attachTo === null && s.before === null ? { ...s, before: next } : s))
+  })
+}
+
 /** Folds the loaded pages of a feed into one value, overrides applied, order kept. */
 function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agreed, fallbackSort: FeedSort) {
   const threads: Record<string, Post[]> = {}
@@ -78,7 +96,7 @@ function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agre
   }
   return {
     posts: concatPosts(pages.map((p) => overlay.apply(p.v.posts, p.at, agreed))),
-    signals: pages.flatMap((p) => p.v.signals),
+    signals: pinQuietRows(pages),
     settlements: pages.flatMap((p) => p.v.settlements),
     threads,
     labels,

@@ -14,6 +14,7 @@ interface Opts {
   includePost?: (p: Post) => boolean
   includeSignal?: (s: Signal) => boolean
   sort?: string
+  limit?: number
 }
 const mount = (o: Opts = {}) =>
   fixture<VkCommunityTakes>(html`<vk-community-takes
@@ -24,6 +25,7 @@ const mount = (o: Opts = {}) =>
     sort=${o.sort ?? 'live'}
     .includePost=${o.includePost}
     .includeSignal=${o.includeSignal}
+    .limit=${o.limit}
   ></vk-community-takes>`)
 
 const feedRoot = (el: Element) => deep(el, '[part~="feed"]')
@@ -98,6 +100,27 @@ describe('<vk-community-takes>', () => {
     // Settlements: a line under the settled market's post.
     const settledRow = el.shadowRoot!.getElementById(`vk-post-${f.settledTake.id}`)!
     expect(deepText(settledRow.querySelector('[part~="settlement"]')!)).to.equal('Settled: Yes · 1 right · 0 wrong')
+  })
+
+  it('§2.2 "before … null means after the last post" of its own page: after Load more the quiet row stays between that page and the next', async () => {
+    const vk = await makeVk()
+    const f = await withSignals()
+    // Three agrees lift the settled take (the one ranked caller's, first by record) above the quiet row's live rank.
+    for (let i = 0; i < 3; i++) await (await f.s.signedIn()).reactPost(f.settledTake.id, true)
+    const first = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'record', limit: 1 })
+    expect(first.posts.map((p) => p.id)).to.deep.equal([f.settledTake.id])
+    const quiet = first.signals.find((s) => !s.attachTo && s.marketId === f.c.id.toLowerCase())
+    expect(quiet?.before, 'page 1 places the quiet row after its last post').to.equal(null)
+    expect(first.nextCursor, 'a second page follows').to.be.a('string')
+
+    const el = await mount({ scope: 'subject', ref: f.ref, sort: 'record', limit: 1 })
+    await until(() => rowIds(el).length === 1 && deep(el, '[part~="signal-row"]'), 'first page')
+    ;(deep(el, '[part~="more"]') as HTMLButtonElement).click()
+    await until(() => rowIds(el).length === 2, 'second page')
+    const items = deepAll(el, '[part~="list"] > li')
+    const at = items.indexOf(deep(el, '[part~="signal-row"]')!)
+    expect(items[at - 1].id).to.equal(`vk-post-${f.settledTake.id}`)
+    expect(items[at + 1]?.id, 'not below the second page').to.equal(`vk-post-${rowIds(el)[1]}`)
   })
 
   it('§4.4 rule 3 "emptyFallback=global (falls back to everyone\'s takes, with a notice, when a following or subject scope is empty)"', async () => {

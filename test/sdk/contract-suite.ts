@@ -85,6 +85,27 @@ export const contractCases: ContractCase[] = [
     },
   },
   {
+    name: '§5.1 "Reads fail open": with a key the service refuses (unknown or revoked), reads still answer, the client warns once, and room \'self\' throws invalid-venue-key',
+    async run(h) {
+      const m = await h.addMarket()
+      const writer = await h.signedIn()
+      const p = await writer.createPost('event', m.id, 'still readable')
+      const warned: string[] = []
+      const realWarn = console.warn
+      console.warn = (...a: unknown[]) => void warned.push(a.join(' '))
+      try {
+        const c = h.client({ apiKey: `pck_${'0'.repeat(64)}` })
+        eq(ids((await c.posts('event', m.id)).posts), [p.id], 'thread')
+        eq((await c.takeCounts([m.id])).counts[m.id.toLowerCase()].posts, 1, 'take counts')
+        ok(Array.isArray((await c.postFeed()).posts), 'a feed page')
+        eq(warned.filter((w) => w.includes("refused this client's apiKey")).length, 1, 'warnings about the key')
+        await rejects(c.rooms.board(), { type: HttpError, status: 401, code: 'invalid-venue-key' })
+      } finally {
+        console.warn = realWarn
+      }
+    },
+  },
+  {
     name: '§4.2 "Reads … send the session only when one exists": a signed-in reader sees its own agree',
     async run(h) {
       const m = await h.addMarket()

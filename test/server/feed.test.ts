@@ -54,13 +54,15 @@ describe('feed: rule 2 (default scope) and validation', () => {
     assert.ok(ids(none.body).includes(a.id) && ids(none.body).includes(b.id))
   })
 
-  it('§4.1 rule 2: an unknown scope, sort or subjectType is 400 validation-failed naming the parameter', async () => {
-    for (const [name, value] of [
-      ['scope', 'everyone'],
-      ['sort', 'hot'],
-      ['subjectType', 'person'],
-    ]) {
-      const r = await feed(svc, { [name]: value })
+  it('§4.1 rule 2: an unknown scope or sort, or an unknown subjectType read as the subject, is 400 validation-failed naming the parameter', async () => {
+    for (const [name, value, more] of [
+      ['scope', 'everyone', {}],
+      ['sort', 'hot', {}],
+      ['subjectType', 'person', { subjectRef: 'x' }],
+      ['subjectType', 'person', { scope: 'subject', subjectRef: 'x' }],
+      ['subjectRef', 'y'.repeat(201), { scope: 'subject', subjectType: 'category' }],
+    ] as const) {
+      const r = await feed(svc, { [name]: value, ...more })
       expectError(r, 400, 'validation-failed', new RegExp(name))
       assert.equal(r.body.error.param, name)
     }
@@ -111,7 +113,20 @@ describe('feed: rule 3 (subject ignored outside scope subject)', () => {
       assert.equal(plain.status, 200)
       assert.equal(withSubject.body.scope, scope)
       assert.deepEqual(withSubject.body, plain.body)
+      // Ignored means not read at all: values that would be refused under scope subject change nothing.
+      for (const subject of [
+        { subjectType: 'person', subjectRef: 'x' },
+        { subjectType: 'event', subjectRef: 'not-a-market' },
+        { subjectType: 'category', subjectRef: 'y'.repeat(500) },
+        { subjectType: 'person' },
+      ]) {
+        const ignored = await feed(svc, { scope, ...subject, limit: 50 }, { token: u.token })
+        assert.equal(ignored.status, 200, JSON.stringify(ignored.body))
+        assert.deepEqual(ignored.body, plain.body)
+      }
     }
+    // A lone subjectType (no scope) gives scope global (rule 2), so it is ignored too.
+    assert.equal((await feed(svc, { subjectType: 'person' })).body.scope, 'global')
   })
 })
 

@@ -460,6 +460,100 @@ describe('downstream: reads respect moderation and private rooms', () => {
     assert.ok(!keyed.body.posts.some((x: { id: string }) => x.id === id))
   })
 
+  it('§5.3 "It scopes reads to the venue": with the venue\'s key and no `venue`, the market thread, the profile and the take counts take its hides and bans, as the feed does', async () => {
+    const v = await claimVenue(s)
+    const w = await claimVenue(s)
+    const m = await addMarket(s)
+    const hiddenAuthor = await signIn(s)
+    const bannedAuthor = await signIn(s)
+    const write = async (who: TestUser, body: string) => {
+      const r = await call(s, 'POST', '/v1/social/posts', { token: who.token, body: { subjectType: 'event', subjectRef: m.id, body } })
+      assert.equal(r.status, 201, JSON.stringify(r.body))
+      return r.body.post.id as string
+    }
+    const hid = await write(hiddenAuthor, 'hidden on v')
+    const banned = await write(bannedAuthor, 'by a wallet banned on v')
+    const kept = await write(await signIn(s), 'shown everywhere')
+    assert.equal((await act(s, v.owner, 'hide', { venueId: v.venueId, postId: hid })).status, 200)
+    assert.equal((await act(s, v.owner, 'ban', { venueId: v.venueId, wallet: bannedAuthor.wallet })).status, 200)
+
+    const read = async (path: string, key?: string) => {
+      const r = await call(s, 'GET', path, { key })
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+      return r.body
+    }
+    const threadOf = async (key?: string, venue?: string) =>
+      (await read(`/v1/social/posts?subjectType=event&subjectRef=${m.id}${venue ? `&venue=${venue}` : ''}`, key)).posts.map((p: { id: string }) => p.id)
+    const profileOf = async (wallet: string, key?: string) => (await read(`/v1/social/profile/${wallet}/posts?takes=false`, key)).posts.map((p: { id: string }) => p.id)
+    const countOf = async (key?: string) => (await read(`/v1/social/take-counts?ids=${m.id}`, key)).counts[m.id].posts
+
+    assert.deepEqual(await threadOf(v.key), [kept])
+    assert.deepEqual((await threadOf()).sort(), [hid, banned, kept].sort(), 'keyless: no overlay')
+    assert.deepEqual((await threadOf(w.key)).sort(), [hid, banned, kept].sort(), "another venue's key: its own overlay")
+    assert.deepEqual((await threadOf(v.key, w.venueId)).sort(), [hid, banned, kept].sort(), 'a named venue wins over the key')
+    assert.deepEqual(await profileOf(hiddenAuthor.wallet, v.key), [])
+    assert.deepEqual(await profileOf(bannedAuthor.wallet, v.key), [])
+    assert.deepEqual(await profileOf(hiddenAuthor.wallet), [hid])
+    assert.equal(await countOf(v.key), 1)
+    assert.equal(await countOf(w.key), 3)
+    assert.equal(await countOf(), 3)
+  })
+
+  it('§5.1 "Reads fail open": a key that is not live (unknown, malformed or revoked) leaves every read working without an overlay, marked X-Venue-Key-Status: refused; room=self still needs a live key', async () => {
+    const v = await claimVenue(s)
+    const m = await addMarket(s)
+    const author = await signIn(s)
+    const p = await call(s, 'POST', '/v1/social/posts', { token: author.token, body: { subjectType: 'event', subjectRef: m.id, body: 'hidden on v' } })
+    assert.equal((await act(s, v.owner, 'hide', { venueId: v.venueId, postId: p.body.post.id })).status, 200)
+    const reads = [
+      `/v1/social/posts/feed?scope=global&limit=5`,
+      `/v1/social/posts?subjectType=event&subjectRef=${m.id}`,
+      `/v1/social/profile/${author.wallet}/posts?takes=false`,
+      `/v1/social/take-counts?ids=${m.id}`,
+    ]
+    const live = await call(s, 'GET', reads[1], { key: v.key })
+    assert.equal(live.headers.get('x-venue-key-status'), null, 'a live key is not marked')
+    assert.equal(live.body.posts.length, 0, "the live key's overlay hides the post")
+    await s.ctx.db.updateTable('venue_keys').set({ revoked_at: new Date() }).where('venue_id', '=', v.venueId).execute()
+    for (const key of [v.key, `pck_${'0'.repeat(64)}`, 'pck_nothex']) {
+      for (const path of reads) {
+        const r = await call(s, 'GET', path, { key, headers: { origin: 'https://venue.example' } })
+        assert.equal(r.status, 200, `${path} with ${key.slice(0, 8)}…: ${JSON.stringify(r.body)}`)
+        assert.equal(r.headers.get('x-venue-key-status'), 'refused', path)
+        assert.match(r.headers.get('access-control-expose-headers') ?? '', /X-Venue-Key-Status/, 'a browser page can read the mark')
+      }
+      const thread = await call(s, 'GET', reads[1], { key })
+      assert.deepEqual(thread.body.posts.map((x: { id: string }) => x.id), [p.body.post.id], 'no overlay from a refused key')
+      for (const path of ['/v1/social/posts/feed?room=self', `/v1/social/posts?subjectType=event&subjectRef=${m.id}&room=self`, '/v1/rooms/self/board'])
+        expectError(await call(s, 'GET', path, { key }), 401, 'invalid-venue-key')
+      expectError(await call(s, 'POST', '/v1/social/posts', { token: author.token, key, body: { subjectType: 'event', subjectRef: m.id, body: 'x' } }), 401, 'invalid-venue-key')
+    }
+  })
+
+  it('§5.3 the key "binds the venue": a ban on the key\'s venue refuses a post sent with that key, whatever venue the session claimed; a report sent with the key reaches that venue\'s queue', async () => {
+    const v = await claimVenue(s)
+    const w = await claimVenue(s)
+    const author = await signIn(s)
+    const onW = await signIn(s, author.account, w.venueId)
+    const write = (who: TestUser, key?: string) => call(s, 'POST', '/v1/social/posts', { token: who.token, key, body: { subjectType: 'topic', subjectRef: newTopic(), body: 'hi' } })
+    assert.equal((await write(author, v.key)).status, 201)
+    assert.equal((await act(s, v.owner, 'ban', { venueId: v.venueId, wallet: author.wallet })).status, 200)
+    expectError(await write(author, v.key), 403, 'banned')
+    expectError(await write(onW, v.key), 403, 'banned')
+    assert.equal((await write(author)).status, 201, 'keyless, no venue claimed: not on v')
+    assert.equal((await write(onW)).status, 201, "keyless, on w's session: not on v")
+    assert.equal((await write(author, w.key)).status, 201, "w's key: not on v")
+
+    const target = await write(await signIn(s), w.key)
+    const reporter = await signIn(s)
+    const rep = await call(s, 'POST', `/v1/social/posts/${target.body.post.id}/reports`, { token: reporter.token, key: v.key, body: { reason: 'spam' } })
+    assert.equal(rep.status, 200, JSON.stringify(rep.body))
+    const inQueue = async (owner: TestUser, venueId: string) =>
+      (await queue(s, owner, `venueId=${venueId}`)).body.items.some((i: { post: { id: string } }) => i.post.id === target.body.post.id)
+    assert.equal(await inQueue(v.owner, v.venueId), true, "the key's venue's queue")
+    assert.equal(await inQueue(w.owner, w.venueId), false)
+  })
+
   it('§2.6 "private-room posts never reach take counts, the global feed, or an outsider"', async () => {
     const v = await claimVenue(s)
     const m = await addMarket(s)

@@ -12,6 +12,7 @@ import { PgPubSub } from '../../src/server/realtime/pg-pubsub.ts'
 import { MAX_MESSAGE_CHARS, MAX_TOPICS_PER_SOCKET } from '../../src/server/realtime/hub.ts'
 import { addMarket, call, ON_POSTGRES, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 import { StreamClient } from '../helpers/stream.ts'
+import { claimVenue } from '../helpers/venues.ts'
 
 let svc: TestService
 let author: TestUser
@@ -110,6 +111,51 @@ describe('realtime: thread events', () => {
     await c.subscribe(topic)
     await svc.chain.resolve(m.id, 0)
     await expectChanged(c, topic)
+  })
+
+  it('§6.1 "fires when the thread changes": an agree and an un-agree each fire once (the post\'s agrees changed); a repeat that changes nothing does not', async () => {
+    const m = await addMarket(svc)
+    const c = await client()
+    const topic = threadTopic('event', m.id)
+    await c.subscribe(topic)
+    await c.subscribe(threadTopic('topic', 'sentinel-agree'))
+    const p = await post('event', m.id, 'agree with me')
+    await expectChanged(c, topic)
+    const fan = await signIn(svc)
+    const react = async (active: boolean) => {
+      const r = await call(svc, 'POST', PATHS.react(p.id), { token: fan.token, body: { kind: 'agree', active } })
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+      return r.body.agrees as number
+    }
+    assert.equal(await react(true), 1)
+    await expectChanged(c, topic)
+    assert.equal(await react(true), 1)
+    await expectQuiet(c, 'sentinel-agree')
+    assert.equal(await react(false), 0)
+    await expectChanged(c, topic)
+    assert.equal(await react(false), 0)
+    await expectQuiet(c, 'sentinel-agree')
+  })
+
+  it('§6.1 "fires when the thread changes": a ban and an unban fire on every thread the banned author wrote in (the venue overlay shows them differently)', async () => {
+    const v = await claimVenue(svc)
+    const banned = await signIn(svc)
+    const [m1, m2] = [await addMarket(svc), await addMarket(svc)]
+    const c = await client()
+    const topics = [threadTopic('event', m1.id), threadTopic('event', m2.id)]
+    for (const t of topics) await c.subscribe(t)
+    await c.subscribe(threadTopic('topic', 'sentinel-ban'))
+    await post('event', m1.id, 'one', banned)
+    await expectChanged(c, topics[0])
+    await post('event', m2.id, 'two', banned)
+    await expectChanged(c, topics[1])
+    for (const action of ['ban', 'unban']) {
+      const r = await call(svc, 'POST', `/v1/mod/${action}`, { token: v.owner.token, body: { venueId: v.venueId, wallet: banned.wallet } })
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+      const got = [await c.next(), await c.next()].map((x) => (x as { topic: string }).topic).sort()
+      assert.deepEqual(got, [...topics].sort(), action)
+      await expectQuiet(c, 'sentinel-ban')
+    }
   })
 
   it('§6.1 a taxonomy-node thread has its own topic: a post on category "weather" fires thread:category:weather', async () => {

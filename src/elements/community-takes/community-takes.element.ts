@@ -14,7 +14,8 @@ import { VkFeedQuery } from '../feed/feed-query.ts'
 import { feedStyles } from '../feed/feed.styles.ts'
 import { communityStyles } from './community-takes.styles.ts'
 
-type Row = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Signal }
+/** A post with its lines, or a quiet signal row (`key`: unique in the list, for `repeat`). */
+type Row = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Signal; key: string }
 
 /**
  * @summary The home community tab: ranked takes with their signals, and the for-you rail (§4.4.3).
@@ -99,6 +100,14 @@ export class VkCommunityTakes extends VkFeedQuery {
       else push(quietBefore, s.before, s)
     }
     const rows: Row[] = []
+    const keys = new Set<string>()
+    const quietRow = (quiet: Signal): Row => {
+      const base = `s:${quiet.before ?? ''}:${quiet.marketId}:${quiet.side}`
+      let key = base
+      for (let n = 2; keys.has(key); n++) key = `${base}:${n}`
+      keys.add(key)
+      return { quiet, key }
+    }
     let waiting: Signal[] = []
     for (const p of v.posts) {
       waiting.push(...(quietBefore.get(p.id) ?? []))
@@ -107,11 +116,11 @@ export class VkCommunityTakes extends VkFeedQuery {
         waiting.push(...(lines.get(p.id) ?? []))
         continue
       }
-      rows.push(...waiting.map((quiet) => ({ quiet })))
+      rows.push(...waiting.map(quietRow))
       waiting = []
       rows.push({ post: p, lines: lines.get(p.id) ?? [], settled: v.settlements.filter((s) => s.attachTo === p.id) })
     }
-    return [...rows, ...[...waiting, ...(quietBefore.get(null) ?? [])].map((quiet) => ({ quiet }))]
+    return [...rows, ...[...waiting, ...(quietBefore.get(null) ?? [])].map(quietRow)]
   }
 
   private signalText(v: FeedValue, s: Signal) {
@@ -166,7 +175,7 @@ export class VkCommunityTakes extends VkFeedQuery {
       html`<ol part="list" class="list">
         ${repeat(
           rows,
-          (r) => ('quiet' in r ? `s:${r.quiet.marketId}:${r.quiet.side}` : r.post.id),
+          (r) => ('quiet' in r ? r.key : r.post.id),
           (r) => this.row(v, r),
         )}
       </ol>`,

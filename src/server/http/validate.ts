@@ -40,6 +40,11 @@ export function parseQuery<S extends z.ZodType>(
     if (k in raw) throw new ApiError(400, 'validation-failed', `query parameter '${k}' is given more than once`, { param: k })
     raw[k] = v
   }
+  return parseValues(schema, raw)
+}
+
+/** Parses values already taken from a request (a part of a query checked only in some cases): 400 as `parseQuery`. */
+export function parseValues<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const r = schema.safeParse(raw)
   if (!r.success) fail(r.error)
   return r.data

@@ -12,6 +12,7 @@ import { parseIdList } from '../http/id-list.ts'
 import { parseQuery, zVenueId } from '../http/validate.ts'
 import { checkAxis, countsBy } from '../services/counts.ts'
 import { takeCounts } from '../services/take-counts.ts'
+import { readOverlay, venueOfRead } from '../services/venue-of-request.ts'
 
 const takeCountsQuery = z.object({ ids: z.string().optional(), venue: zVenueId.optional() })
 const countsQuery = z.object({ by: z.string().optional() })
@@ -19,7 +20,8 @@ const countsQuery = z.object({ by: z.string().optional() })
 export function countRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
-  // Public: no session is read, so every reader gets the same answer (§2.6).
+  // Public: no session is read, so every reader gets the same answer (§2.6); a venue key's venue hides what
+  // that venue hid, as `venue` does (§5.3).
   app.get(PATHS.takeCounts, async (c) => {
     const q = parseQuery(c, TAKE_COUNT_PARAMS, takeCountsQuery)
     const ids = parseIdList(q.ids, {
@@ -29,7 +31,7 @@ export function countRoutes(ctx: ServiceContext) {
       max: LIMITS.takeCountIdsPerRequest,
       noun: 'market ids',
     })
-    const result: TakeCountsResult = { counts: await takeCounts(ctx, ids, q.venue ?? null) }
+    const result: TakeCountsResult = { counts: await takeCounts(ctx, ids, readOverlay(q.venue, await venueOfRead(ctx, c))) }
     return c.json(result)
   })
 

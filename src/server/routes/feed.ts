@@ -8,15 +8,17 @@ import type { ServiceContext } from '../context.ts'
 import { resolveCaller } from '../auth/session.ts'
 import { decodeCursor } from '../http/cursor.ts'
 import { ApiError, unauthenticated } from '../http/errors.ts'
-import { checkSubject, parseQuery, zCursor, zLimit, zRoom, zSubjectType, zVenueId } from '../http/validate.ts'
+import { checkSubject, parseQuery, parseValues, zCursor, zLimit, zRoom, zSubjectType, zVenueId } from '../http/validate.ts'
 import { CURSOR_SHAPE, readFeed } from '../services/feed.ts'
 import { resolveRoom } from '../services/rooms.ts'
-import { venueOfRequest } from '../services/venue-of-request.ts'
+import { readOverlay, venueOfRead } from '../services/venue-of-request.ts'
 
+const feedSubject = z.object({ subjectType: zSubjectType, subjectRef: z.string().max(200, 'must be at most 200 characters') })
 const feedQuery = z.object({
   scope: z.enum(FEED_SCOPES, { message: `must be one of ${FEED_SCOPES.join(', ')}` }).optional(),
-  subjectType: zSubjectType.optional(),
-  subjectRef: z.string().max(200, 'must be at most 200 characters').optional(),
+  // Checked only when the scope is `subject`: with `global` or `following` they are ignored (rule 3).
+  subjectType: z.string().optional(),
+  subjectRef: z.string().optional(),
   venue: zVenueId.optional(),
   room: zRoom.optional(),
   sort: z.enum(FEED_SORTS, { message: `must be one of ${FEED_SORTS.join(', ')}` }).optional(),
@@ -34,13 +36,14 @@ export function feedRoutes(ctx: ServiceContext) {
     const bothGiven = q.subjectType !== undefined && q.subjectRef !== undefined
     const scope = q.scope ?? (bothGiven ? 'subject' : 'global')
     // Rule 3: a subject with `global` or `following` is ignored.
-    let subject: { type: NonNullable<typeof q.subjectType>; ref: string } | null = null
+    let subject: { type: z.output<typeof zSubjectType>; ref: string } | null = null
     if (scope === 'subject') {
       if (!bothGiven) {
         const missing = q.subjectType === undefined ? 'subjectType' : 'subjectRef'
         throw new ApiError(400, 'validation-failed', `scope 'subject' needs both 'subjectType' and 'subjectRef'; '${missing}' is missing`, { param: missing })
       }
-      subject = { type: q.subjectType!, ref: checkSubject(q.subjectType!, q.subjectRef!) }
+      const given = parseValues(feedSubject, { subjectType: q.subjectType, subjectRef: q.subjectRef })
+      subject = { type: given.subjectType, ref: checkSubject(given.subjectType, given.subjectRef) }
     }
     // Rule 6: `live` unless `record` is asked for; never implied by `room`.
     const sort = q.sort ?? 'live'
@@ -49,12 +52,12 @@ export function feedRoutes(ctx: ServiceContext) {
     const caller = await resolveCaller(ctx, c, false)
     // Rule 4: following needs a session.
     if (scope === 'following' && !caller) throw unauthenticated("scope 'following' needs a session: sign in to read what you follow")
-    const requestVenue = await venueOfRequest(ctx, c, caller)
+    const requestVenue = await venueOfRead(ctx, c)
     // Rule 7: room=self is the room of the key's venue (resolveRoom refuses it without a key). Rule 5: room is
     // containment; a private room an outsider cannot see is 404.
     const room = q.room ? await resolveRoom(ctx, q.room, requestVenue, caller) : null
     // Rule 5: `venue` is a moderation overlay; a venue key's own venue applies when no `venue` is named.
-    const venue = q.venue ?? (requestVenue.keyed ? requestVenue.venueId : null)
+    const venue = readOverlay(q.venue, requestVenue)
 
     return c.json(
       await readFeed(ctx, {

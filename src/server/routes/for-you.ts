@@ -11,7 +11,7 @@ import { ApiError } from '../http/errors.ts'
 import { checkSubject, parseQuery, zLimit, zRoom, zSubjectType } from '../http/validate.ts'
 import { FOR_YOU_DEFAULT_LIMIT, forYouRail } from '../services/for-you.ts'
 import { resolveRoom } from '../services/rooms.ts'
-import { venueOfRequest } from '../services/venue-of-request.ts'
+import { venueOfRead } from '../services/venue-of-request.ts'
 
 const forYouQuery = z.object({
   room: zRoom.optional(),
@@ -38,7 +38,7 @@ export function forYouRoutes(ctx: ServiceContext) {
       nodes.push({ type: q.subjectType as NodeType, ref: checkSubject(q.subjectType, q.subjectRef!) })
     }
     const caller = await resolveCaller(ctx, c, false)
-    if (q.room) nodes.push((await resolveRoom(ctx, q.room, await venueOfRequest(ctx, c, caller), caller)).subject)
+    if (q.room) nodes.push((await resolveRoom(ctx, q.room, await venueOfRead(ctx, c), caller)).subject)
     return c.json(
       await forYouRail(ctx, {
         reader: caller ? { accountId: caller.accountId, wallets: caller.wallets } : null,

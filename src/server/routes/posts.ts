@@ -61,7 +61,7 @@ export function postRoutes(ctx: ServiceContext) {
     const subjectRef = checkSubject(b.subjectType, b.subjectRef)
     const venue = await venueOfRequest(ctx, c, caller)
     const room = b.room ? await placeInRoom(ctx, caller, b.room, venue, { subjectType: b.subjectType, subjectRef }) : null
-    const post = await createPost(ctx, caller, { subjectType: b.subjectType, subjectRef, body: b.body, parentId: b.parentId ?? null }, room)
+    const post = await createPost(ctx, caller, { subjectType: b.subjectType, subjectRef, body: b.body, parentId: b.parentId ?? null }, room, venue.venueId)
     return c.json({ post }, 201)
   })
 
@@ -91,7 +91,7 @@ export function postRoutes(ctx: ServiceContext) {
     const caller = await requireCaller(ctx, c)
     const id = parseParam(c, 'id', zPostId)
     const b = parse(reportBody, await readJson(c))
-    return c.json(await reportPost(ctx, caller, id, b.reason))
+    return c.json(await reportPost(ctx, caller, id, b.reason, (await venueOfRequest(ctx, c, caller)).venueId))
   })
 
   app.post(PATHS.blocks, async (c) => {

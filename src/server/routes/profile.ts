@@ -13,6 +13,7 @@ import { decodePostIdCursor } from '../http/id-cursor.ts'
 import { parseParam, parseQuery, zBoolParam, zCursor, zLimit, zVenueId, zWallet } from '../http/validate.ts'
 import { readAuthorPosts } from '../services/author-posts.ts'
 import { profilesFor } from '../services/profiles.ts'
+import { readOverlay, venueOfRead } from '../services/venue-of-request.ts'
 
 const zAuthorQuery = z.object({
   /** Default true: takes only (§4.1). `false` gives every post (the Discussion tab). */
@@ -36,7 +37,7 @@ export function profileRoutes(ctx: ServiceContext) {
     const result = await readAuthorPosts(ctx, caller?.accountId ?? null, wallet, {
       takes: q.takes ?? true,
       includeReplies: q.includeReplies ?? false,
-      venue: q.venue ?? null,
+      venue: readOverlay(q.venue, await venueOfRead(ctx, c)),
       limit: q.limit ?? LIMITS.pageDefault,
       after,
     })

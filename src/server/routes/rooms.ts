@@ -16,7 +16,7 @@ import { checkSubject, parseBody, parseParam, parseQuery, zCursor, zLimit, zNoQu
 import { boardPage } from '../services/leaderboard.ts'
 import { addMember, headcount, joinRoom, leaveRoom, membershipOf, removeMember } from '../services/membership.ts'
 import { createRoom, findRoom, listRooms, requireRoomAdmin, resolveRoom, roomFromRow } from '../services/rooms.ts'
-import { venueOfRequest } from '../services/venue-of-request.ts'
+import { venueOfRead, venueOfRequest } from '../services/venue-of-request.ts'
 
 const zNewRoom = z.strictObject({
   venueId: zVenueId.optional(),
@@ -65,13 +65,13 @@ export function roomRoutes(ctx: ServiceContext) {
   app.get('/v1/rooms/:room', async (c) => {
     const room = roomParam(c)
     const caller = await resolveCaller(ctx, c, false)
-    return c.json({ room: await resolveRoom(ctx, room, await venueOfRequest(ctx, c, caller), caller) })
+    return c.json({ room: await resolveRoom(ctx, room, await venueOfRead(ctx, c), caller) })
   })
 
   app.get('/v1/rooms/:room/membership', async (c) => {
     const param = roomParam(c)
     const caller = await resolveCaller(ctx, c, false)
-    const room = await findRoom(ctx, param, await venueOfRequest(ctx, c, caller))
+    const room = await findRoom(ctx, param, await venueOfRead(ctx, c))
     return c.json(await membershipOf(ctx, room, caller))
   })
 
@@ -109,7 +109,7 @@ export function roomRoutes(ctx: ServiceContext) {
     const param = parseParam(c, 'room', zRoom)
     const caller = await resolveCaller(ctx, c, false)
     // A private board read by an outsider is 404 (§7: `notFound`), never 403.
-    const room = await resolveRoom(ctx, param, await venueOfRequest(ctx, c, caller), caller)
+    const room = await resolveRoom(ctx, param, await venueOfRead(ctx, c), caller)
     const facet: NodeRef = room.subject
     const page = await boardPage(ctx, facet, { limit: q.limit ?? LIMITS.pageDefault, cursor: q.cursor, roomId: room.id })
     const body: Board = { room, facet, population: page.population, board: page.entries, members: await headcount(ctx, room.id), nextCursor: page.nextCursor }

@@ -10,7 +10,7 @@ import { decodePostIdCursor } from '../http/id-cursor.ts'
 import { checkSubject, parseQuery, zBoolParam, zCursor, zLimit, zRoom, zSubjectType, zVenueId } from '../http/validate.ts'
 import { resolveRoom } from '../services/rooms.ts'
 import { readThread } from '../services/threads.ts'
-import { venueOfRequest } from '../services/venue-of-request.ts'
+import { readOverlay, venueOfRead } from '../services/venue-of-request.ts'
 
 const zThreadQuery = z.object({
   subjectType: zSubjectType,
@@ -34,7 +34,8 @@ export function threadRoutes(ctx: ServiceContext) {
     const after = decodePostIdCursor(q.cursor)
     const caller = await resolveCaller(ctx, c, false)
     // `room` is containment: a private room an outsider cannot see is 404 room-not-found (§7).
-    const room = q.room ? await resolveRoom(ctx, q.room, await venueOfRequest(ctx, c, caller), caller) : null
+    const requestVenue = await venueOfRead(ctx, c)
+    const room = q.room ? await resolveRoom(ctx, q.room, requestVenue, caller) : null
     const page = await readThread(ctx, caller?.accountId ?? null, {
       subjectType: q.subjectType,
       subjectRef,
@@ -42,7 +43,8 @@ export function threadRoutes(ctx: ServiceContext) {
       includeSeries: q.includeSeries ?? false,
       limit: q.limit ?? LIMITS.pageDefault,
       after,
-      venue: q.venue ?? null,
+      // `venue` is a moderation overlay (§4.1 rule 5); a venue key's own venue applies when none is named (§5.3).
+      venue: readOverlay(q.venue, requestVenue),
       roomId: room?.id ?? null,
     })
     return c.json(page)

@@ -125,6 +125,8 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
     const post = input.postId ? await lockPost(tx, input.postId) : null
     const walletTarget = input.wallet ? await accountOfWallet(tx, ctx, input.wallet, action === 'ban') : null
     let ban: ModActionResult['ban'] = null
+    /** Threads whose shown posts the action changes, besides the post's own: a ban's or unban's author's threads. */
+    let threads: { subject_type: string; subject_ref: string }[] = []
     switch (action) {
       case 'keep':
         await settleReports(tx, post!.id, scope)
@@ -167,6 +169,8 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
             .onConflict((oc) => oc.columns(['scope', 'account_id']).doNothing())
             .execute()
         else await tx.deleteFrom('bans').where('scope', '=', scope).where('account_id', '=', target).execute()
+        // The overlay hides (or shows again) the author's posts on every thread they wrote in (§6.1).
+        if (target) threads = await tx.selectFrom('posts').select(['subject_type', 'subject_ref']).distinct().where('account_id', '=', target).where('deleted_at', 'is', null).execute()
         const shown = input.wallet ?? (target ? ((await primaryWallets(ctx, [target], tx)).get(target) ?? '') : '')
         ban = { wallet: shown, scope, banned: action === 'ban' }
         break
@@ -186,7 +190,7 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
         at: ctx.now(),
       })
       .execute()
-    return { post, ban }
+    return { post, ban, threads }
   })
 
   let postState: ModActionResult['post'] = null
@@ -199,8 +203,10 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
     postState = { state: p.state, hiddenHere: hidden, pinned: !!p.pinned_at, reports: p.report_count }
     const it = await ctx.db.selectFrom('mod_items').select('state').where('scope', '=', scope).where('post_id', '=', out.post.id).executeTakeFirst()
     item = it ? { state: it.state } : null
-    await ctx.bus.publish(threadTopic(out.post.subject_type, out.post.subject_ref))
   }
+  const topics = new Set(out.threads.map((t) => threadTopic(t.subject_type, t.subject_ref)))
+  if (out.post) topics.add(threadTopic(out.post.subject_type, out.post.subject_ref))
+  for (const topic of topics) await ctx.bus.publish(topic)
   return { action, venueId, postId: out.post?.id ?? null, post: postState, item, ban: out.ban }
 }
 

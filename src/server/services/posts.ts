@@ -31,10 +31,13 @@ export interface RoomPlacement {
   joinOnPost: boolean
 }
 
-/** A ban everywhere ('*') or on the session's venue refuses the write (the bans come with the session). */
-export function assertNotBanned(caller: Caller) {
+/**
+ * A ban everywhere ('*') or on the venue the write is made on refuses it (the bans come with the session).
+ * That venue is the request's (`venueOfRequest`): its key's venue, else the one the session claimed.
+ */
+export function assertNotBanned(caller: Caller, venueId: string | null) {
   if (caller.bans.includes('*')) throw new ApiError(403, 'banned', 'you are banned from posting')
-  if (caller.venueId && caller.bans.includes(caller.venueId)) throw new ApiError(403, 'banned', 'you are banned from posting on this venue')
+  if (venueId && caller.bans.includes(venueId)) throw new ApiError(403, 'banned', 'you are banned from posting on this venue')
 }
 
 export async function loadPost(ctx: ServiceContext, id: string, db: Transaction<Database> | ServiceContext['db'] = ctx.db): Promise<PostRow> {
@@ -53,8 +56,15 @@ async function rescore(tx: Transaction<Database>, id: string) {
   await tx.updateTable('post_nodes').set({ score }).where('post_id', '=', id).execute()
 }
 
-export async function createPost(ctx: ServiceContext, caller: Caller, input: NewPost, room: RoomPlacement | null = null): Promise<Post> {
-  assertNotBanned(caller)
+/** `venueId`: the venue the post is written on (the request's venue; its bans apply). */
+export async function createPost(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: NewPost,
+  room: RoomPlacement | null = null,
+  venueId: string | null = caller.venueId,
+): Promise<Post> {
+  assertNotBanned(caller, venueId)
   // A reply lands in its parent's room: the room's posting rules apply to it too.
   if (input.parentId && !room) room = await placeReply(ctx, caller, input.parentId)
   let marketId: string | null = null
@@ -196,24 +206,29 @@ async function lockPost(tx: Transaction<Database>, id: string) {
   await tx.selectFrom('posts').select('id').where('id', '=', id).forUpdate().execute()
 }
 
-/** Agree: once per account; `active` sets it on or off (idempotent either way). */
+/**
+ * Agree: once per account; `active` sets it on or off (idempotent either way). A change of the post's
+ * agrees is a change of its thread (§6.1); a repeat that changes nothing fires nothing.
+ */
 export async function reactPost(ctx: ServiceContext, caller: Caller, id: string, kind: 'agree', active: boolean) {
   const row = await loadPost(ctx, id)
   if (row.account_id === caller.accountId) throw forbidden("you can't agree with your own post")
-  const agrees = await ctx.db.transaction().execute(async (tx) => {
+  const { agrees, changed } = await ctx.db.transaction().execute(async (tx) => {
     await lockPost(tx, id)
-    if (active)
-      await tx
-        .insertInto('reactions')
-        .values({ post_id: id, account_id: caller.accountId, kind, created_at: ctx.now() })
-        .onConflict((oc) => oc.columns(['post_id', 'account_id', 'kind']).doNothing())
-        .execute()
-    else await tx.deleteFrom('reactions').where('post_id', '=', id).where('account_id', '=', caller.accountId).where('kind', '=', kind).execute()
+    const touched = active
+      ? await tx
+          .insertInto('reactions')
+          .values({ post_id: id, account_id: caller.accountId, kind, created_at: ctx.now() })
+          .onConflict((oc) => oc.columns(['post_id', 'account_id', 'kind']).doNothing())
+          .returning('post_id')
+          .execute()
+      : await tx.deleteFrom('reactions').where('post_id', '=', id).where('account_id', '=', caller.accountId).where('kind', '=', kind).returning('post_id').execute()
     const n = await tx.selectFrom('reactions').select(sql<number>`count(*)::int`.as('n')).where('post_id', '=', id).where('kind', '=', 'agree').executeTakeFirstOrThrow()
     await tx.updateTable('posts').set({ agrees: n.n }).where('id', '=', id).execute()
     await rescore(tx, id)
-    return n.n
+    return { agrees: n.n, changed: touched.length > 0 }
   })
+  if (changed) await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
   return { postId: id, kind, agreed: active, agrees }
 }
 
@@ -221,14 +236,14 @@ export async function reactPost(ctx: ServiceContext, caller: Caller, id: string,
  * Report: one per account and post. When distinct reporters reach the threshold, the post is hidden
  * pending review and enters the platform queue (§3.1).
  */
-export async function reportPost(ctx: ServiceContext, caller: Caller, id: string, reason: string) {
+export async function reportPost(ctx: ServiceContext, caller: Caller, id: string, reason: string, venueId: string | null = caller.venueId) {
   const row = await loadPost(ctx, id)
   if (row.account_id === caller.accountId) throw new ApiError(400, 'validation-failed', "you can't report your own post")
   const hidden = await ctx.db.transaction().execute(async (tx) => {
     await lockPost(tx, id)
     await tx
       .insertInto('reports')
-      .values({ post_id: id, account_id: caller.accountId, reason, venue_id: caller.venueId, created_at: ctx.now() })
+      .values({ post_id: id, account_id: caller.accountId, reason, venue_id: venueId, created_at: ctx.now() })
       .onConflict((oc) => oc.columns(['post_id', 'account_id']).doNothing())
       .execute()
     const n = await tx.selectFrom('reports').select(sql<number>`count(*)::int`.as('n')).where('post_id', '=', id).executeTakeFirstOrThrow()
@@ -238,8 +253,8 @@ export async function reportPost(ctx: ServiceContext, caller: Caller, id: string
       .where('id', '=', id)
       .returning('state')
       .executeTakeFirstOrThrow()
-    // Every reported post is in the queue of the reporter's venue and the platform's.
-    for (const scope of new Set(['*', ...(caller.venueId ? [caller.venueId] : [])])) {
+    // Every reported post is in the queue of the venue it was reported on and the platform's.
+    for (const scope of new Set(['*', ...(venueId ? [venueId] : [])])) {
       await tx
         .insertInto('mod_items')
         .values({ post_id: id, scope, state: 'open', updated_at: ctx.now() })

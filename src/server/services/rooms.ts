@@ -27,6 +27,7 @@ const noRoom = () => new ApiError(404, 'room-not-found', 'no room with this id')
 export async function findRoom(ctx: ServiceContext, roomParam: string, venue: RequestVenue): Promise<RoomRow> {
   let row: RoomRow | undefined
   if (roomParam === 'self') {
+    if (venue.refusedKey) throw venue.refusedKey
     if (!venue.keyed || !venue.venueId) throw new ApiError(401, 'venue-key-required', 'room=self needs a venue key (X-Venue-Key) naming the venue whose room it is')
     row = await ctx.db.selectFrom('rooms').select(ROOM_COLUMNS).where('venue_id', '=', venue.venueId).where('is_self', '=', true).executeTakeFirst()
   } else {

@@ -1,9 +1,16 @@
 /**
  * The venue a request speaks for: the venue of its `X-Venue-Key` when one is sent and valid, otherwise
  * the venue the session claimed at sign-in (keyless, §5.4), otherwise none.
+ *
+ * Writes and the gateway refuse a key that is sent but not live (401 `invalid-venue-key`). Reads fail open
+ * (§5.1): `venueOfRead` goes on without such a key, marks the answer `X-Venue-Key-Status: refused` so the
+ * venue's developer learns of it (the SDK warns once), and keeps the refusal for the reads that need the
+ * key's venue (`room=self`). A read's moderation overlay is the `venue` it names, else its key's venue
+ * (§5.3 "scopes reads to the venue", §4.1 rule 5): `readOverlay`.
  */
 import type { Context } from 'hono'
 import { VENUE_KEY_RE } from '../../contract/ids.ts'
+import { HEADERS } from '../../contract/paths.ts'
 import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
@@ -15,6 +22,8 @@ export interface RequestVenue {
   /** True when a valid venue key named it. */
   keyed: boolean
   scopes: string[]
+  /** Reads only: the refusal of a key that was sent but is not live; a read that needs the key's venue throws it. */
+  refusedKey?: ApiError
 }
 
 /** The live (unrevoked) key with this raw value, or null. Looked up by its SHA-256 hash only. */
@@ -43,4 +52,22 @@ export async function venueOfRequest(ctx: ServiceContext, c: Context, caller: Ca
   const keyed = await venueKeyOf(ctx, c)
   if (keyed) return keyed
   return { venueId: caller?.venueId ?? null, keyed: false, scopes: [] }
+}
+
+/** A read's venue: its key's venue when the key is live; a refused key is noted on the answer and ignored. */
+export async function venueOfRead(ctx: ServiceContext, c: Context): Promise<RequestVenue> {
+  try {
+    const keyed = await venueKeyOf(ctx, c)
+    if (keyed) return keyed
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code !== 'invalid-venue-key') throw e
+    c.header(HEADERS.venueKeyStatus, 'refused')
+    return { venueId: null, keyed: false, scopes: [], refusedKey: e }
+  }
+  return { venueId: null, keyed: false, scopes: [] }
+}
+
+/** The moderation overlay of a read of posts: the `venue` it names, else its live key's venue, else none. */
+export function readOverlay(named: string | undefined, venue: RequestVenue): string | null {
+  return named ?? (venue.keyed ? venue.venueId : null)
 }

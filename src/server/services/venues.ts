@@ -27,7 +27,7 @@ export function checkClaimableId(venueId: string): void {
     throw new ApiError(403, 'venue-id-reserved', `the venue id '${venueId}' is reserved for the platform and can't be claimed`, { param: 'venueId' })
   }
   if (!VENUE_ID_RE.test(venueId)) {
-    throw new ApiError(400, 'venue-id-invalid', "'venueId' must be 6 to 64 lowercase letters, digits and hyphens, starting and ending with a letter or digit", {
+    throw new ApiError(400, 'venue-id-invalid', "'venueId' must be 6 to 64 lowercase letters, digits and hyphens, with at least one letter or digit", {
       param: 'venueId',
     })
   }
