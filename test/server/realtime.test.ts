@@ -52,6 +52,18 @@ async function expectQuiet(c: StreamClient, sentinelRef: string) {
   assert.deepEqual(await c.next(), { type: 'changed', topic: threadTopic('topic', sentinelRef) })
 }
 
+/** A market thread with a socket on it (and on a sentinel thread, for expectQuiet), its first post already heard. */
+async function watchedPost(sentinel: string, body: string) {
+  const m = await addMarket(svc)
+  const c = await client()
+  const topic = threadTopic('event', m.id)
+  await c.subscribe(topic)
+  await c.subscribe(threadTopic('topic', sentinel))
+  const p = await post('event', m.id, body)
+  await expectChanged(c, topic)
+  return { m, c, topic, p }
+}
+
 describe('realtime: thread events', () => {
   it('§6.1 "fires when the thread changes": a new post on the thread gives {type:"changed", topic} and no payload', async () => {
     const m = await addMarket(svc)
@@ -85,13 +97,7 @@ describe('realtime: thread events', () => {
   })
 
   it('§6.1 "fires when the thread changes": the threshold hide (3 distinct reporters) fires; reports below it (a repeat reporter counts once) do not', async () => {
-    const m = await addMarket(svc)
-    const c = await client()
-    const topic = threadTopic('event', m.id)
-    await c.subscribe(topic)
-    await c.subscribe(threadTopic('topic', 'sentinel-report'))
-    const p = await post('event', m.id, 'reported post')
-    await expectChanged(c, topic)
+    const { c, topic, p } = await watchedPost('sentinel-report', 'reported post')
     const reporters = [await signIn(svc), await signIn(svc), await signIn(svc)]
     // Two distinct reporters, one of them twice: still below the threshold.
     for (const r of [reporters[0], reporters[1], reporters[1]]) {
@@ -114,13 +120,7 @@ describe('realtime: thread events', () => {
   })
 
   it('§6.1 "fires when the thread changes": an agree and an un-agree each fire once (the post\'s agrees changed); a repeat that changes nothing does not', async () => {
-    const m = await addMarket(svc)
-    const c = await client()
-    const topic = threadTopic('event', m.id)
-    await c.subscribe(topic)
-    await c.subscribe(threadTopic('topic', 'sentinel-agree'))
-    const p = await post('event', m.id, 'agree with me')
-    await expectChanged(c, topic)
+    const { c, topic, p } = await watchedPost('sentinel-agree', 'agree with me')
     const fan = await signIn(svc)
     const react = async (active: boolean) => {
       const r = await call(svc, 'POST', PATHS.react(p.id), { token: fan.token, body: { kind: 'agree', active } })
