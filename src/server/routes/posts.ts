@@ -70,7 +70,7 @@ export function postRoutes(ctx: ServiceContext) {
     const id = parseParam(c, 'id', zPostId)
     const raw = await bodyWithoutStance(c)
     const b = parse(editPostBody, raw)
-    return c.json({ post: await editPost(ctx, caller, id, b.body) })
+    return c.json({ post: await editPost(ctx, caller, id, b.body, (await venueOfRequest(ctx, c, caller)).venueId) })
   })
 
   app.delete('/v1/social/posts/:id', async (c) => {

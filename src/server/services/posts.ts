@@ -174,9 +174,18 @@ export async function createPost(
   return toPost(post, caller.accountId, new Set())
 }
 
-export async function editPost(ctx: ServiceContext, caller: Caller, id: string, body: string): Promise<Post> {
+/**
+ * Edit: the author only. Rewriting a post is posting (§5.7 "A ban blocks posting"): a ban everywhere, on the
+ * venue the edit is made on, or on the venue whose room holds the post refuses it. Deleting stays open.
+ */
+export async function editPost(ctx: ServiceContext, caller: Caller, id: string, body: string, venueId: string | null = caller.venueId): Promise<Post> {
   const row = await loadPost(ctx, id)
   if (row.account_id !== caller.accountId) throw forbidden('only the author can edit this post')
+  assertNotBanned(caller, venueId)
+  if (row.room_id && caller.bans.length) {
+    const room = await ctx.db.selectFrom('rooms').select('venue_id').where('id', '=', row.room_id).executeTakeFirst()
+    assertNotBanned(caller, room?.venue_id ?? null)
+  }
   await ctx.db.updateTable('posts').set({ body, edited_at: ctx.now() }).where('id', '=', id).execute()
   await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
   return toPost(await loadPost(ctx, id), caller.accountId)
