@@ -129,6 +129,8 @@ import { MARKET_ID_RE, NODE_REF_RE, POST_ID_RE, ROOM_ID_RE, SUBJECT_TYPES, VENUE
 export const zWallet = z.string().regex(WALLET_RE, 'must be a wallet address (0x and 40 hex characters)').transform((s) => s.toLowerCase())
 export const zMarketId = z.string().regex(MARKET_ID_RE, 'must be a market id (0x and 64 hex characters)').transform((s) => s.toLowerCase())
 export const zSubjectType = z.enum(SUBJECT_TYPES, { message: `must be one of ${SUBJECT_TYPES.join(', ')}` })
+/** A subject's ref before `checkSubject` reads it against its type. */
+export const zSubjectRef = z.string().max(200, 'must be at most 200 characters')
 export const zNodeRef = z.string().regex(NODE_REF_RE, 'must be a node key (lowercase letters, digits, . _ : -)')
 export const zPostId = z.string().regex(POST_ID_RE, 'must be a post id')
 export const zVenueId = z.string().regex(VENUE_ID_RE, 'must be a venue id (6 to 64 lowercase letters, digits and hyphens)')

@@ -8,12 +8,12 @@ import type { ServiceContext } from '../context.ts'
 import { resolveCaller } from '../auth/session.ts'
 import { decodeCursor } from '../http/cursor.ts'
 import { ApiError, unauthenticated } from '../http/errors.ts'
-import { checkSubject, parseQuery, parseValues, zCursor, zLimit, zRoom, zSubjectType, zVenueId } from '../http/validate.ts'
+import { checkSubject, parseQuery, parseValues, zCursor, zLimit, zRoom, zSubjectRef, zSubjectType, zVenueId } from '../http/validate.ts'
 import { CURSOR_SHAPE, readFeed } from '../services/feed.ts'
 import { resolveRoom } from '../services/rooms.ts'
 import { readOverlay, venueOfRead } from '../services/venue-of-request.ts'
 
-const feedSubject = z.object({ subjectType: zSubjectType, subjectRef: z.string().max(200, 'must be at most 200 characters') })
+const feedSubject = z.object({ subjectType: zSubjectType, subjectRef: zSubjectRef })
 const feedQuery = z.object({
   scope: z.enum(FEED_SCOPES, { message: `must be one of ${FEED_SCOPES.join(', ')}` }).optional(),
   // Checked only when the scope is `subject`: with `global` or `following` they are ignored (rule 3).

@@ -8,7 +8,7 @@ import type { NodeRef } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { resolveCaller } from '../auth/session.ts'
 import { ApiError } from '../http/errors.ts'
-import { checkSubject, parseQuery, zLimit, zRoom, zSubjectType } from '../http/validate.ts'
+import { checkSubject, parseQuery, zLimit, zRoom, zSubjectRef, zSubjectType } from '../http/validate.ts'
 import { FOR_YOU_DEFAULT_LIMIT, forYouRail } from '../services/for-you.ts'
 import { resolveRoom } from '../services/rooms.ts'
 import { venueOfRead } from '../services/venue-of-request.ts'
@@ -16,7 +16,7 @@ import { venueOfRead } from '../services/venue-of-request.ts'
 const forYouQuery = z.object({
   room: zRoom.optional(),
   subjectType: zSubjectType.optional(),
-  subjectRef: z.string().max(200, 'must be at most 200 characters').optional(),
+  subjectRef: zSubjectRef.optional(),
   limit: zLimit.optional(),
 })
 

@@ -7,14 +7,14 @@ import { PATHS } from '../../contract/paths.ts'
 import { resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { decodePostIdCursor } from '../http/id-cursor.ts'
-import { checkSubject, parseQuery, zBoolParam, zCursor, zLimit, zRoom, zSubjectType, zVenueId } from '../http/validate.ts'
+import { checkSubject, parseQuery, zBoolParam, zCursor, zLimit, zRoom, zSubjectRef, zSubjectType, zVenueId } from '../http/validate.ts'
 import { resolveRoom } from '../services/rooms.ts'
 import { readThread } from '../services/threads.ts'
 import { readOverlay, venueOfRead } from '../services/venue-of-request.ts'
 
 const zThreadQuery = z.object({
   subjectType: zSubjectType,
-  subjectRef: z.string().max(200, 'must be at most 200 characters'),
+  subjectRef: zSubjectRef,
   /** Default true: a thread shows its replies folded under their parents. */
   includeReplies: zBoolParam.optional(),
   /** Default false: a recurring market's series thread is merged in only on request. */

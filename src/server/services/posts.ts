@@ -178,7 +178,7 @@ export async function createPost(
  * Edit: the author only. Rewriting a post is posting (§5.7 "A ban blocks posting"): a ban everywhere, on the
  * venue the edit is made on, or on the venue whose room holds the post refuses it. Deleting stays open.
  */
-export async function editPost(ctx: ServiceContext, caller: Caller, id: string, body: string, venueId: string | null = caller.venueId): Promise<Post> {
+export async function editPost(ctx: ServiceContext, caller: Caller, id: string, body: string, venueId: string | null): Promise<Post> {
   const row = await loadPost(ctx, id)
   if (row.account_id !== caller.accountId) throw forbidden('only the author can edit this post')
   assertNotBanned(caller, venueId)
@@ -245,7 +245,7 @@ export async function reactPost(ctx: ServiceContext, caller: Caller, id: string,
  * Report: one per account and post. When distinct reporters reach the threshold, the post is hidden
  * pending review and enters the platform queue (§3.1).
  */
-export async function reportPost(ctx: ServiceContext, caller: Caller, id: string, reason: string, venueId: string | null = caller.venueId) {
+export async function reportPost(ctx: ServiceContext, caller: Caller, id: string, reason: string, venueId: string | null) {
   const row = await loadPost(ctx, id)
   if (row.account_id === caller.accountId) throw new ApiError(400, 'validation-failed', "you can't report your own post")
   const hidden = await ctx.db.transaction().execute(async (tx) => {

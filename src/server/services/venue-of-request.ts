@@ -38,14 +38,21 @@ export async function lookupVenueKey(ctx: ServiceContext, key: string): Promise<
   return { venueId: row.venue_id, scopes: parseJson<string[]>(row.scopes) }
 }
 
-/** The request's venue key: null when none is sent; 401 when one is sent but is not a live key. */
-export async function venueKeyOf(ctx: ServiceContext, c: Context): Promise<RequestVenue | null> {
+/** The request's venue key: null when none is sent; its refusal (401) when one is sent but is not a live key. */
+async function checkKey(ctx: ServiceContext, c: Context): Promise<RequestVenue | ApiError | null> {
   const key = c.req.header('x-venue-key')
   if (!key) return null
-  if (!VENUE_KEY_RE.test(key)) throw new ApiError(401, 'invalid-venue-key', "X-Venue-Key must be 'pck_' followed by 64 hex characters")
+  if (!VENUE_KEY_RE.test(key)) return new ApiError(401, 'invalid-venue-key', "X-Venue-Key must be 'pck_' followed by 64 hex characters")
   const found = await lookupVenueKey(ctx, key)
-  if (!found) throw new ApiError(401, 'invalid-venue-key', 'this venue key is not valid')
+  if (!found) return new ApiError(401, 'invalid-venue-key', 'this venue key is not valid')
   return { venueId: found.venueId, keyed: true, scopes: found.scopes }
+}
+
+/** The request's venue key: null when none is sent; 401 when one is sent but is not a live key. */
+export async function venueKeyOf(ctx: ServiceContext, c: Context): Promise<RequestVenue | null> {
+  const key = await checkKey(ctx, c)
+  if (key instanceof ApiError) throw key
+  return key
 }
 
 export async function venueOfRequest(ctx: ServiceContext, c: Context, caller: Caller | null): Promise<RequestVenue> {
@@ -56,15 +63,10 @@ export async function venueOfRequest(ctx: ServiceContext, c: Context, caller: Ca
 
 /** A read's venue: its key's venue when the key is live; a refused key is noted on the answer and ignored. */
 export async function venueOfRead(ctx: ServiceContext, c: Context): Promise<RequestVenue> {
-  try {
-    const keyed = await venueKeyOf(ctx, c)
-    if (keyed) return keyed
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.code !== 'invalid-venue-key') throw e
-    c.header(HEADERS.venueKeyStatus, 'refused')
-    return { venueId: null, keyed: false, scopes: [], refusedKey: e }
-  }
-  return { venueId: null, keyed: false, scopes: [] }
+  const key = await checkKey(ctx, c)
+  if (!(key instanceof ApiError)) return key ?? { venueId: null, keyed: false, scopes: [] }
+  c.header(HEADERS.venueKeyStatus, 'refused')
+  return { venueId: null, keyed: false, scopes: [], refusedKey: key }
 }
 
 /** The moderation overlay of a read of posts: the `venue` it names, else its live key's venue, else none. */
