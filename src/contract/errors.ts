@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'room-other-venue',
   'venue-key-required',
   'invalid-venue-key',
+  'venue-key-scope',
   'venue-id-invalid',
   'venue-id-reserved',
   'venue-exists',

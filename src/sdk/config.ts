@@ -59,8 +59,18 @@ export function warnOnce(message: string) {
   console.warn(`[venuekit] ${message}`)
 }
 
-/** Development build: anything but NODE_ENV=production (bundlers replace `process.env.NODE_ENV`). */
-const isDev = () => typeof process == 'undefined' || process.env?.NODE_ENV != 'production'
+/**
+ * Development build: anything but NODE_ENV=production. Bundlers replace the exact text `process.env.NODE_ENV`
+ * (the script bundle's too), so it is read as written: a production bundle holds `"production" !== …` and
+ * no reference to `process`. Unbundled in a browser, `process` is missing: that is a development build.
+ */
+const isDev = () => {
+  try {
+    return process.env.NODE_ENV !== 'production'
+  } catch {
+    return true
+  }
+}
 
 const httpUrl = (v: unknown, name: string, re = /^https?:\/\/[^/]/) => {
   if (typeof v != 'string' || !re.test(v)) throw new ValidationError(name, 'must be an absolute address')

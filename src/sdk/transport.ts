@@ -73,7 +73,7 @@ export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | und
     }
     // A read went on without the key (unknown or revoked): say so once, since nothing else fails (§5.1).
     if (cfg.apiKey && res.headers?.get(HEADERS.venueKeyStatus) == 'refused')
-      warnOnce("the service refused this client's apiKey (unknown or revoked): reads go on without the venue's moderation overlay; writes and room 'self' fail with invalid-venue-key")
+      warnOnce("the service refused this client's apiKey for reads (unknown, revoked, or without the 'read' scope): reads go on without the venue's moderation overlay; room 'self' fails, and writes fail with invalid-venue-key when the key is not live")
     if (!res.ok) {
       const e = isErrorBody(data) ? data.error : null
       throw new HttpError(res.status, e ? e.code : `http-${res.status}`, data, e ? e.message : `the service answered ${res.status}`)

@@ -73,15 +73,30 @@ const checkTarget = (o: { marketId: string; side: number }) => {
 export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapter | null, createTake: (marketId: string, body: string) => Promise<Post>) {
   const $checkout = atom<CheckoutAdapter | null>(adapter)
 
+  /**
+   * §7.2: a trade can revert on a market that looks open (un-resolved is not tradeable), so a buy is gated
+   * on `isTradeable()`: the market as known, else read now. A market that is unknown or not tradeable throws
+   * and the adapter is never asked.
+   */
+  const assertTradeable = async (marketId: string) => {
+    let m = markets.$markets.get()[marketId]
+    if (m === undefined) m = (await markets.batch([marketId]))[marketId] ?? null
+    if (!m) throw new VenuekitError('market-not-found', 'no market with this id')
+    if (!isTradeable(m)) throw new VenuekitError('not-tradeable', 'this market is not open for trading (closed, resolved or voided)')
+  }
   const openCheckout = async (o: CheckoutTarget) => {
     const a = $checkout.get()
     if (!a) throw noAdapter()
-    await a.openCheckout({ source: 'button', ...checkTarget(o) })
+    const t = checkTarget(o)
+    await assertTradeable(t.marketId)
+    await a.openCheckout({ source: 'button', ...t })
   }
   const predict = async (o: PredictOrder) => {
     const a = $checkout.get()
     if (!a?.predict) throw noAdapter()
-    return a.predict(checkTarget(o))
+    const t = checkTarget(o)
+    await assertTradeable(t.marketId)
+    return a.predict(t)
   }
   const $checkoutValue = computed($checkout, (a): CheckoutValue => ({ predict, openCheckout, available: !!a }))
 

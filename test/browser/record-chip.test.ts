@@ -26,6 +26,17 @@ async function settledNode() {
 describe('<vk-record-chip>', () => {
   afterEach(() => disposeVk())
 
+  it('§9.3 "useRecords and <MarketVerdict> … read the client from the client provider and render nothing without one": <vk-record-chip> without a client renders nothing and reads nothing', async () => {
+    disposeVk()
+    const seen = performance.getEntriesByType('resource').length
+    const el = await fixture<VkRecordChip>(html`<vk-record-chip wallet=${`0x${'ab'.repeat(20)}`} market-id=${`0x${'cd'.repeat(32)}`}></vk-record-chip>`)
+    await new Promise((r) => setTimeout(r, 100))
+    expect(el.shadowRoot!.children.length).to.equal(0)
+    expect(deepText(el)).to.equal('')
+    const reads = performance.getEntriesByType('resource').slice(seen).filter((e) => /\/v1\/(records|markets)/.test(e.name))
+    expect(reads.map((e) => e.name)).to.deep.equal([])
+  })
+
   it('issue 7 rule 5 "<vk-record-chip> never shows a rank without its population"', async () => {
     await makeVk()
     const el = await fixture<VkRecordChip>(html`<vk-record-chip .record=${rec({ rank: 3, population: 40, right: 5, wrong: 2 })}></vk-record-chip>`)

@@ -218,6 +218,17 @@ describe('demo venue end to end (npm run demo, headless Chromium)', () => {
       assert.deepEqual(pageErrors(page), [])
     })
 
+    it('§9.5 "a development build warns when an explicit host contradicts the named network": the script bundle is a production build and stays quiet', async () => {
+      const page = await sitePage(`${tag(`data-network="mainnet" data-base-url="${demo.url}" data-api-key="none"`)}<vk-market-comments id="n" market-id="${btc}"></vk-market-comments>`)
+      const warnings: string[] = []
+      page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()))
+      await page.reload()
+      await thread(page, 'n').waitFor({ timeout: WAIT })
+      assert.equal(await page.evaluate(() => window.venuekit!.client!.config.baseUrl), demo.url, 'the explicit address is used')
+      assert.deepEqual(warnings.filter((w) => w.includes('contradicts')), [])
+      assert.deepEqual(pageErrors(page), [])
+    })
+
     it('loading the bundle twice (and once more after load) never throws, and keeps one context and one window.venuekit', async () => {
       const page = await sitePage(`${tag()}<script>window.first = window.venuekit; window.firstContext = window.venuekit.context</script>${tag()}<vk-market-comments id="t" market-id="${btc}"></vk-market-comments>`)
       await thread(page, 't').waitFor({ timeout: WAIT })

@@ -250,6 +250,29 @@ describe('keys at the gateway', () => {
     expectError(await call(svc, 'GET', '/v1/venues/NOPE/usage', { token: v.owner.token }), 400, 'validation-failed')
   })
 
+  it('§2.11 "scopes read + trade" and §5.3 "It scopes reads to the venue": only a key with the read scope scopes reads; a trade-only key is ignored on reads (X-Venue-Key-Status: refused) and room=self answers 403 venue-key-scope', async () => {
+    const v = await claimVenue(svc)
+    const trade = await mint(v.owner.token, { venueId: v.venueId, scopes: ['trade'], label: 'trade only' })
+    assert.equal(trade.status, 201, JSON.stringify(trade.body))
+    const author = await signIn(svc)
+    const topic = `scopes-${v.venueId}`
+    const p = await call(svc, 'POST', '/v1/social/posts', { token: author.token, body: { subjectType: 'topic', subjectRef: topic, body: 'hidden on v' } })
+    assert.equal(p.status, 201)
+    const hide = await call(svc, 'POST', '/v1/mod/hide', { token: v.owner.token, body: { venueId: v.venueId, postId: p.body.post.id } })
+    assert.equal(hide.status, 200, JSON.stringify(hide.body))
+    const thread = (key: string) => call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=${topic}`, { key })
+    const withRead = await thread(v.key)
+    assert.deepEqual(withRead.body.posts, [], "the read key's overlay hides the post")
+    assert.equal(withRead.headers.get('x-venue-key-status'), null)
+    const tradeOnly = await thread(trade.body.key)
+    assert.equal(tradeOnly.status, 200, 'reads fail open')
+    assert.deepEqual(tradeOnly.body.posts.map((x: { id: string }) => x.id), [p.body.post.id], 'no overlay from a key without read')
+    assert.equal(tradeOnly.headers.get('x-venue-key-status'), 'refused')
+    expectError(await call(svc, 'GET', '/v1/social/posts/feed?room=self', { key: trade.body.key }), 403, 'venue-key-scope')
+    expectError(await call(svc, 'GET', '/v1/rooms/self/board', { key: trade.body.key }), 403, 'venue-key-scope')
+    assert.equal((await call(svc, 'GET', '/v1/rooms/self/board', { key: v.key })).status, 200)
+  })
+
   it('a venue key that is not live is refused with a clear 401 (invalid-venue-key)', async () => {
     expectError(await call(svc, 'GET', '/v1/gateway/sponsorship', { key: 'pck_nothex' }), 401, 'invalid-venue-key')
     expectError(await call(svc, 'GET', '/v1/gateway/sponsorship', { key: `pck_${'0'.repeat(64)}` }), 401, 'invalid-venue-key')

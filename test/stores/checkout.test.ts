@@ -42,7 +42,7 @@ describe('checkout and tail', () => {
     t.after(() => vk.dispose())
     const co = vk.checkout()
     assert.equal(co.get().available, false)
-    const id = newMarketId()
+    const id = (await env.h.addMarket()).id
     await assert.rejects(co.get().openCheckout({ marketId: id, side: 0 }), (e: unknown) => e instanceof VenuekitError && e.code === 'no-checkout')
     vk.setCheckout(rec.adapter)
     assert.equal(co.get().available, true)
@@ -51,6 +51,28 @@ describe('checkout and tail', () => {
     assert.deepEqual(await co.get().predict({ marketId: id, side: 0 }), { settled: true })
     assert.deepEqual(rec.bought, [{ marketId: id, side: 0 }])
     await assert.rejects(co.get().openCheckout({ marketId: 'nope', side: 0 }), /marketId/)
+  })
+
+  it('§7 "A trade can revert on a market that looks open: un-resolved does not mean tradeable; gate on isTradeable()": predict and openCheckout refuse a closed, resolved or unknown market and never ask the adapter', async (t) => {
+    const rec = recordingAdapter()
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    vk.setCheckout(rec.adapter)
+    const co = vk.checkout()
+    const closed = await env.h.addMarket({ closesAt: new Date(Date.now() - 60_000).toISOString() })
+    const resolved = await env.h.addMarket()
+    await env.h.resolve(resolved.id, 0)
+    const refused = (code: string) => (e: unknown) => e instanceof VenuekitError && e.code === code
+    await assert.rejects(co.get().openCheckout({ marketId: closed.id, side: 0 }), refused('not-tradeable'), 'past its closing time, not resolved')
+    await assert.rejects(co.get().predict({ marketId: closed.id, side: 1 }), refused('not-tradeable'))
+    await assert.rejects(co.get().openCheckout({ marketId: resolved.id, side: 0 }), refused('not-tradeable'), 'resolved')
+    await assert.rejects(co.get().predict({ marketId: resolved.id, side: 0 }), refused('not-tradeable'))
+    await assert.rejects(co.get().predict({ marketId: newMarketId(), side: 0 }), refused('market-not-found'))
+    assert.deepEqual(rec.opened, [], 'the adapter never opened a drawer')
+    assert.deepEqual(rec.bought, [], 'the adapter never bought')
+    const open = await env.h.addMarket()
+    await co.get().predict({ marketId: open.id, side: 1 })
+    assert.deepEqual(rec.bought, [{ marketId: open.id, side: 1 }], 'a tradeable market still goes through')
   })
 
   it('§2.12 "useTail().tail(post) opens checkout on the take\'s exact side; returns false instead of guessing when it cannot"', async (t) => {

@@ -3,7 +3,7 @@
  * the venue the session claimed at sign-in (keyless, §5.4), otherwise none.
  *
  * Writes and the gateway refuse a key that is sent but not live (401 `invalid-venue-key`). Reads fail open
- * (§5.1): `venueOfRead` goes on without such a key, marks the answer `X-Venue-Key-Status: refused` so the
+ * (§5.1): `venueOfRead` goes on without such a key (or a live one without the `read` scope, 403 `venue-key-scope`), marks the answer `X-Venue-Key-Status: refused` so the
  * venue's developer learns of it (the SDK warns once), and keeps the refusal for the reads that need the
  * key's venue (`room=self`). A read's moderation overlay is the `venue` it names, else its key's venue
  * (§5.3 "scopes reads to the venue", §4.1 rule 5): `readOverlay`.
@@ -61,9 +61,15 @@ export async function venueOfRequest(ctx: ServiceContext, c: Context, caller: Ca
   return { venueId: caller?.venueId ?? null, keyed: false, scopes: [] }
 }
 
-/** A read's venue: its key's venue when the key is live; a refused key is noted on the answer and ignored. */
+/**
+ * A read's venue: its key's venue when the key is live and carries the `read` scope (§2.11: scopes read +
+ * trade; a trade-only key binds the gateway, it does not scope reads). A key that is not live, or lacks
+ * `read`, is noted on the answer and ignored.
+ */
 export async function venueOfRead(ctx: ServiceContext, c: Context): Promise<RequestVenue> {
-  const key = await checkKey(ctx, c)
+  let key = await checkKey(ctx, c)
+  if (key && !(key instanceof ApiError) && !key.scopes.includes('read'))
+    key = new ApiError(403, 'venue-key-scope', "this venue key does not carry the 'read' scope")
   if (!(key instanceof ApiError)) return key ?? { venueId: null, keyed: false, scopes: [] }
   c.header(HEADERS.venueKeyStatus, 'refused')
   return { venueId: null, keyed: false, scopes: [], refusedKey: key }
