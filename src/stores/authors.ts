@@ -16,7 +16,12 @@ export interface AuthorListValue {
   /** Reads again (the Retry of an error state). */
   refresh(): void
   loading: boolean
+  /** A later page (`loadMore`) is in flight. */
+  loadingMore: boolean
+  /** A failed read: of the first page (retry with `refresh()`) or of a later one (`loadMoreError`). */
   error: unknown
+  /** Set when the failure is a later page's: retry with `loadMore()` (the list keeps what it has). */
+  loadMoreError: unknown
 }
 export interface AuthorTakesValue extends AuthorListValue {
   /** How each resolved market on the loaded pages ended, keyed by lowercased market id. */
@@ -52,12 +57,14 @@ export function authors(ctx: Ctx, overlay: PostOverlay) {
           hasMore: ts.hasMore,
           loadMore: t.loadMore,
           loading: ts.loading,
+          loadingMore: ts.loadingMore,
           error: ts.error,
+          loadMoreError: ts.loadMoreError,
           refresh: () => {
             t.refresh()
             d.refresh()
           },
-          discussion: { posts: disc.posts, results: disc.results, hasMore: ds.hasMore, loadMore: d.loadMore, loading: ds.loading, error: ds.error, refresh: d.refresh },
+          discussion: { posts: disc.posts, results: disc.results, hasMore: ds.hasMore, loadMore: d.loadMore, loading: ds.loading, loadingMore: ds.loadingMore, error: ds.error, loadMoreError: ds.loadMoreError, refresh: d.refresh },
           defaultTab: tf.data && !tf.error ? (takes.posts.length > 0 ? 'takes' : 'discussion') : null,
         }
       })

@@ -28,7 +28,10 @@ export interface CommentsValue {
   titles: Titles
   loading: boolean
   refreshing: boolean
+  /** A failed read: of the first page (retry with `refresh()`) or of a later one (`loadMoreError`). */
   error: unknown
+  /** Set when the failure is a later page's: retry with `loadMore()` (else `refresh()` re-reads the first page). */
+  loadMoreError: unknown
   hasMore: boolean
   loadMore(): Promise<void>
   refresh(): void
@@ -155,6 +158,7 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
           loading: !!f.loading && !f.data,
           refreshing: !!f.loading && !!f.data,
           error: f.error ?? (current ? s.moreError : null) ?? null,
+          loadMoreError: f.error ? null : ((current ? s.moreError : null) ?? null),
           hasMore: current && !!s.cursor,
           loadMore,
           refresh,

@@ -21,8 +21,16 @@ export interface FeedValue extends Pick<FeedPage, 'posts' | 'signals' | 'settlem
   loading: boolean
   refreshing: boolean
   loadingMore: boolean
+  /** A failed read: of the first page (retry with `refresh()`) or of a later one (`loadMoreError`). */
   error: unknown
+  /** Set when the failure is a later page's: retry with `loadMore()` (else `refresh()` re-reads the first page). */
+  loadMoreError: unknown
   hasMore: boolean
+  /**
+   * Scope `following` read signed out: nothing is requested (§4.1 rule 4 "Scope following needs a session");
+   * the feed is read as soon as the reader signs in.
+   */
+  needsSession: boolean
   loadMore(): Promise<void>
   refresh(): void
 }
@@ -63,8 +71,12 @@ type Agreed = Record<string, AgreedOverride | undefined>
 
 type FeedArgs = FeedOptions & { scope?: FeedScope }
 
-/** The paged feed read of one set of arguments; its first page is shared by `vk.feed` and `vk.roomFeed`. */
-const pagedFeed = (ctx: Ctx, args: FeedArgs) => paged(ctx, `feed|${keyOf({ ...args })}`, (cursor) => ctx.client.postFeed({ ...args, cursor }))
+/**
+ * The paged feed read of one set of arguments; its first page is shared by `vk.feed` and `vk.roomFeed`.
+ * Scope `following` is read only when signed in (§4.1 rule 4), and again at every sign-in.
+ */
+const pagedFeed = (ctx: Ctx, args: FeedArgs) =>
+  paged(ctx, `feed|${keyOf({ ...args })}`, (cursor) => ctx.client.postFeed({ ...args, cursor }), args.scope === 'following' ? { signedIn: true } : undefined)
 
 /**
  * The signals of the loaded pages, in order. A quiet row a page places after its last post (`before: null`)
@@ -118,9 +130,10 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
     const args: FeedArgs = { ...o, scope, subjectType, subjectRef: subjectRefOf(subjectType, subjectRef) }
     return ctx.keep(`feed:${keyOf({ ...args })}`, () => {
       const p = pagedFeed(ctx, args)
-      return computed([p.first, p.$more, overlay.$agreed], (f, m, agreed): FeedValue => ({
+      return computed([p.first, p.$more, overlay.$agreed, ctx.$viewer], (f, m, agreed, viewer): FeedValue => ({
         ...feedValue(p.pagesOf(f, m), overlay, agreed, o.sort ?? 'live'),
         ...p.status(f, m),
+        needsSession: scope === 'following' && viewer === '-',
         loadMore: p.loadMore,
         refresh: p.refresh,
       }))
@@ -167,6 +180,8 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
           ...feedValue(p.pagesOf(f, m), overlay, agreed, sort),
           ...st,
           error: notFound ? null : st.error,
+          loadMoreError: notFound ? null : st.loadMoreError,
+          needsSession: false,
           room: r.data?.v.room ?? null,
           markets: rail ? rail.items.filter((i) => i.reason === 'closing-soon' && rail.markets[i.marketId]).map((i) => rail.markets[i.marketId]) : [],
           forYou: rail,

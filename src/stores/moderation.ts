@@ -19,6 +19,8 @@ export interface ModerationQueueValue {
   /** The reader cannot moderate this venue (or the platform): "you can't moderate this venue". */
   forbidden: boolean
   error: unknown
+  /** Set when `error` is a later page's: retry with `loadMore()` (else `refresh()`). */
+  loadMoreError: unknown
   refresh(): void
 }
 
@@ -55,6 +57,7 @@ export function moderation(ctx: Ctx) {
           loadMore: p.loadMore,
           forbidden,
           error: forbidden ? null : st.error,
+          loadMoreError: st.loadMoreError,
           refresh: p.refresh,
         }
       })

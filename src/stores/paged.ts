@@ -2,6 +2,10 @@
  * A cursor-paged read: the first page is a query store (cached, deduplicated, revalidated); further pages
  * are appended by `loadMore()` and kept across revalidations of the first page (they are dropped by
  * `refresh()` and when the reader changes). Pages stay in server order.
+ *
+ * Two failures, two remedies: a failed read of the first page (also a failed re-read, which keeps the
+ * page shown) is cured by `refresh()`; a failed `loadMore()` by `loadMore()` again. `error` is either;
+ * `loadMoreError` is set only for the second, so a Retry knows which to call.
  */
 import { atom } from 'nanostores'
 import type { FetcherValue } from '@nanostores/query'
@@ -51,6 +55,8 @@ export function paged<P extends { nextCursor: string | null }>(ctx: Ctx, key: st
       refreshing: !!f.loading && !!f.data,
       loadingMore: x.loading,
       error: (f.error ?? x.error ?? null) as unknown,
+      /** The error is a later page's (retry with `loadMore()`); null when the first page failed or none did. */
+      loadMoreError: (f.error ? null : (x.error ?? null)) as unknown,
       hasMore: !!pages[pages.length - 1]?.v.nextCursor,
     }
   }

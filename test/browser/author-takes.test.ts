@@ -128,6 +128,36 @@ describe('<vk-author-takes>', () => {
     expect(trap(), 'a payload ran').to.equal(undefined)
   })
 
+  it('issue 7 rule 4 load-more (§2.4): a failed later page keeps the rows, shows an error line with Retry, and Retry loads it — Takes and Discussion', async () => {
+    const vk = await makeVk()
+    const { take, a } = await author()
+    // 21 posts: two pages on Takes, and on Discussion (which holds every post).
+    for (let i = 0; i < 21; i++) await take(0, {}, undefined, `take ${i}`)
+    const el = await profile(a.w.wallet)
+    await until(() => rowIds(el).length === 20, 'the first page of takes')
+    const later = (takes: boolean) => (url: URL) => url.pathname.includes('/v1/social/profile/') && url.searchParams.has('cursor') && url.searchParams.get('takes') === String(takes)
+    for (const takes of [true, false]) {
+      if (!takes) {
+        deep<HTMLButtonElement>(el, '#tab-discussion')!.click()
+        await until(() => selectedTab(el) === 'tab-discussion' && rowIds(el).length === 20, 'the first page of the discussion')
+      }
+      const release = vk.faults.hold(later(takes), 500)
+      deep<HTMLButtonElement>(el, '[part="load-more"]')!.click()
+      // Load more follows the later page's progress, not the first read's.
+      await until(() => deep<HTMLButtonElement>(el, '[part="load-more"]')?.disabled, 'loading more')
+      expect(deepText(deep(el, '[part="load-more"]')!)).to.equal('Loading more…')
+      release()
+      await until(() => deep(el, '[part="error"]'), 'the error line')
+      expect(deepText(deep(el, '[part="error"]')!)).to.include("Couldn't load the discussion.")
+      expect(rowIds(el).length).to.equal(20)
+      await expect(el).to.be.accessible()
+      deep<HTMLButtonElement>(el, '[part="retry"]')!.click()
+      await until(() => rowIds(el).length === 21, 'the later page, retried')
+      expect(!!deep(el, '[part="error"]')).to.equal(false)
+      expect(!!deep(el, '[part="load-more"]')).to.equal(false)
+    }
+  })
+
   it('issue 7 "accessible in its loaded, empty, error states"', async () => {
     const vk = await makeVk()
     const { take, a, s } = await author()

@@ -1,6 +1,8 @@
 /** `<vk-comments>`: the thinner thread (issue 6 rule 2, spec §4.4 rule 2). */
 import { expect, fixture, html } from '@open-wc/testing'
 import '../../src/elements/comments/comments.ts'
+import '../../src/elements/strings-provider/strings-provider.ts'
+import { MSG } from '../../src/contract/errors.ts'
 import type { VkComments } from '../../src/elements/comments/comments.element.ts'
 import { freshRef } from '../sdk/harness.ts'
 import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, service, until } from './elements-env.ts'
@@ -9,6 +11,23 @@ const mount = (type: string, ref: string, viewer?: string) =>
   fixture<VkComments>(html`<vk-comments subject-type=${type} subject-ref=${ref} .viewer=${viewer}></vk-comments>`)
 const rows = (el: Element) => deepAll(el, '[part~="row"]')
 const row = (el: Element, id: string) => el.shadowRoot!.getElementById(`vk-post-${id}`)!
+/** The thread's own composer's failure line (not a card's). */
+const failure = (el: Element) => el.shadowRoot!.querySelector('[part~="composer"] [part~="failure"]')?.textContent?.trim() ?? null
+
+async function post(el: Element, body: string) {
+  const area = el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part~="composer"] textarea')!
+  area.value = body
+  area.dispatchEvent(new Event('input'))
+  el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="composer"] [part~="submit"]')!.click()
+}
+
+/** A venue's public room on a fresh category node, and a market to write about in it. */
+async function venueRoom() {
+  const s = await service()
+  const v = await s.venue()
+  const roomId = await s.room(v, { type: 'category', ref: freshRef('room') })
+  return { s, v, roomId, market: await s.addMarket() }
+}
 
 describe('<vk-comments>', () => {
   afterEach(() => disposeVk())
@@ -96,6 +115,50 @@ describe('<vk-comments>', () => {
     stop()
     ;(deep(broken, '[part~="retry"]') as HTMLButtonElement).click()
     await until(() => deep(broken, '[part~="empty"]'), 'retry reads again')
+  })
+
+  it('§7 "Post into a room by someone who left it → refused \'you left this room — rejoin to post\'": <vk-comments room> says so, a strings-provider string, with vk-error', async () => {
+    const vk = await makeVk()
+    const { s, v, roomId, market } = await venueRoom()
+    const w = s.wallet()
+    const reader = await s.signedIn({ venueId: v.venueId }, w)
+    await reader.rooms.join(roomId)
+    await reader.rooms.leave(roomId)
+    await vk.signIn({ ...w, venueId: v.venueId })
+    const root = await fixture(html`<div>
+      <vk-comments subject-type="event" subject-ref=${market.id} room=${roomId}></vk-comments>
+      <vk-strings-provider .strings=${{ comments: { leftRoom: 'saliste de esta sala — vuelve a unirte' } }}>
+        <vk-comments subject-type="event" subject-ref=${market.id} room=${roomId}></vk-comments>
+      </vk-strings-provider>
+    </div>`)
+    const [plain, provided] = [...root.querySelectorAll('vk-comments')]
+    await until(() => deep(plain, '[part~="empty"]') && deep(provided, '[part~="empty"]'), 'empty room threads')
+    const code = new Promise<string>((ok) => plain.addEventListener('vk-error', (e) => ok((e.detail.error as { code: string }).code), { once: true }))
+    await post(plain, 'back again?')
+    expect(await code).to.equal('room-left')
+    await until(() => failure(plain), 'the refusal')
+    expect(failure(plain)).to.equal(MSG.LEFT_ROOM)
+    expect(failure(plain)).to.equal('you left this room — rejoin to post')
+    expect(plain.shadowRoot!.querySelector<HTMLTextAreaElement>('textarea')!.value).to.equal('back again?')
+    await expect(plain).to.be.accessible()
+    await post(provided, 'back again?')
+    await until(() => failure(provided), 'the refusal, from the provider')
+    expect(failure(provided)).to.equal('saliste de esta sala — vuelve a unirte')
+  })
+
+  it('§7 "Post into a room by a non-member who does not follow the room\'s subject → 403 \'join this room to post in it\'": <vk-comments room> says so', async () => {
+    const vk = await makeVk()
+    const { s, v, roomId, market } = await venueRoom()
+    await vk.signIn({ ...s.wallet(), venueId: v.venueId })
+    const el = await fixture<VkComments>(html`<vk-comments subject-type="event" subject-ref=${market.id} room=${roomId}></vk-comments>`)
+    await until(() => deep(el, '[part~="empty"]'), 'empty room thread')
+    const code = new Promise<string>((ok) => el.addEventListener('vk-error', (e) => ok((e.detail.error as { code: string }).code), { once: true }))
+    await post(el, 'let me in')
+    expect(await code).to.equal('room-join-required')
+    await until(() => failure(el), 'the refusal')
+    expect(failure(el)).to.equal(MSG.JOIN_TO_POST)
+    expect(failure(el)).to.equal('join this room to post in it')
+    await expect(el).to.be.accessible()
   })
 
   it('issue 6 rule 9 "every control is reachable and usable by keyboard, and focus stays visible"', async () => {

@@ -3,8 +3,8 @@ import { expect, fixture, html } from '@open-wc/testing'
 import '../../src/elements/community-takes/community-takes.ts'
 import '../../src/elements/market-comments/market-comments.ts'
 import '../../src/elements/for-you-rail/for-you-rail.ts'
-import type { VkCommunityTakes } from '../../src/elements/community-takes/community-takes.element.ts'
-import type { Post, Signal } from '../../src/contract/types.ts'
+import { AUTO_PAGES, type VkCommunityTakes } from '../../src/elements/community-takes/community-takes.element.ts'
+import type { Market, Post, Signal } from '../../src/contract/types.ts'
 import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, nodeFeed, service, trade, until } from './elements-env.ts'
 
 interface Opts {
@@ -31,6 +31,24 @@ const mount = (o: Opts = {}) =>
 const feedRoot = (el: Element) => deep(el, '[part~="feed"]')
 const rowIds = (el: Element) => deepAll(el, '[part~="row"]').map((r) => r.id.replace('vk-post-', ''))
 const loaded = (el: Element) => until(() => deep(el, '[part~="feed"] [part~="list"]') || deep(el, '[part~="feed"] [part~="empty"]'), 'takes loaded')
+
+/** A public room of a fresh venue and `n` takes its owner wrote there, oldest first (`markets[i]`: the market of take i). */
+async function roomTakes(n: number) {
+  const s = await service()
+  const v = await s.venue()
+  const roomId = await s.room(v, { type: 'category', ref: `room-${Math.random().toString(36).slice(2, 10)}` })
+  const markets: Market[] = []
+  const takes: Post[] = []
+  for (let i = 0; i < n; i++) {
+    const m = await s.addMarket({ title: `M${i} ${roomId}` })
+    await s.setPosition(v.owner.w.wallet, m.id, 0, '1000')
+    markets.push(m)
+    takes.push(await v.owner.createPost('event', m.id, `take ${i}`, null, { room: roomId }))
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  return { s, v, roomId, markets, takes }
+}
+const feedReads = (vk: Awaited<ReturnType<typeof makeVk>>) => vk.faults.requests.filter((r) => r.url.pathname === '/v1/social/posts/feed')
 
 /** nodeFeed plus trading by its ranked caller: on market `a` (which has a take) and on a fresh market `c` (no posts). */
 async function withSignals() {
@@ -77,6 +95,91 @@ describe('<vk-community-takes>', () => {
     expect(rowIds(takesOnly)).not.to.include(f.comment.id)
     expect(deep(takesOnly, '[part~="signal-row"]'), 'quiet signal filtered out').to.equal(null)
     expect(deep(takesOnly, '[part~="signal"]'), 'attached signal kept').to.not.equal(null)
+  })
+
+  it('§4.4 rule 3 "includePost": a first page whose posts are all left out is not "No takes yet." — the next pages are read on their own', async () => {
+    const vk = await makeVk()
+    // Three takes in one room, the oldest on "our" market: the two newer ones (other markets) rank above it.
+    const { roomId, markets, takes } = await roomTakes(3)
+    const ours = (p: Post) => p.subjectRef.toLowerCase() === markets[0].id.toLowerCase()
+    const page1 = await vk.client.postFeed({ scope: 'global', room: roomId, limit: 2 })
+    expect(page1.posts.map((p) => p.id), 'page 1: other markets only').to.deep.equal([takes[2].id, takes[1].id])
+    expect(page1.nextCursor).to.be.a('string')
+    const before = feedReads(vk).length
+    const el = await fixture<VkCommunityTakes>(html`<vk-community-takes room=${roomId} sort="live" .limit=${2} .includePost=${ours}></vk-community-takes>`)
+    await until(() => rowIds(el).length === 1, 'the take of page 2')
+    expect(rowIds(el)).to.deep.equal([takes[0].id])
+    expect(deep(el, '[part~="feed"] [part~="empty"]'), 'never "No takes yet." while more pages exist').to.equal(null)
+    expect(feedReads(vk).slice(before).map((r) => !!r.url.searchParams.get('cursor')), 'page 1, then page 2 on its own').to.deep.equal([false, true])
+    await until(() => !deep(el, '[part~="loading"]'), 'settled')
+    await expect(el).to.be.accessible()
+  })
+
+  it('§4.4 rule 3 "includePost": when every page is left out, the empty state (or, with emptyFallback, everyone\'s takes); pages read on their own are bounded, then Load more', async () => {
+    const vk = await makeVk()
+    // All filtered out, two pages: both are read, then "No takes yet.".
+    const small = await roomTakes(3)
+    const none = await fixture<VkCommunityTakes>(html`<vk-community-takes room=${small.roomId} sort="live" .limit=${2} .includePost=${() => false}></vk-community-takes>`)
+    await until(() => deep(none, '[part~="feed"] [part~="empty"]'), 'empty once read to the end')
+    expect(deepText(deep(none, '[part~="feed"] [part~="empty"]')!)).to.equal('No takes yet.')
+    expect(deep(none, '[part~="more"]')).to.equal(null)
+    expect(feedReads(vk).filter((r) => r.url.searchParams.get('room') === small.roomId)).to.have.length(2)
+    await expect(none).to.be.accessible()
+
+    // More pages than are read on their own: Load more is offered (not the empty state); pressing it reads on.
+    const big = await roomTakes(AUTO_PAGES + 2)
+    const bounded = await fixture<VkCommunityTakes>(html`<vk-community-takes room=${big.roomId} sort="live" .limit=${1} .includePost=${() => false}></vk-community-takes>`)
+    const bigReads = () => feedReads(vk).filter((r) => r.url.searchParams.get('room') === big.roomId)
+    await until(() => deep(bounded, '[part~="feed"] [part~="more"]') && !deep(bounded, '[part~="feed"] [part~="loading"]') && bigReads().length === AUTO_PAGES + 1, 'Load more after the bound')
+    await new Promise((r) => setTimeout(r, 150))
+    expect(bigReads(), 'page 1 and AUTO_PAGES more, no further').to.have.length(AUTO_PAGES + 1)
+    expect(deep(bounded, '[part~="feed"] [part~="empty"]')).to.equal(null)
+    await expect(bounded).to.be.accessible()
+    ;(deep(bounded, '[part~="more"]') as HTMLButtonElement).click()
+    await until(() => deep(bounded, '[part~="feed"] [part~="empty"]'), 'the last page read: empty')
+    expect(bigReads()).to.have.length(AUTO_PAGES + 2)
+
+    // A subject scope whose every page is left out falls back to everyone's takes (filtered the same way).
+    const f = await nodeFeed()
+    const nodeMarkets = [f.a.id, f.b.id, f.settled.id].map((x) => x.toLowerCase())
+    const notNode = (p: Post) => !nodeMarkets.includes(p.subjectRef.toLowerCase())
+    const fallback = await mount({ scope: 'subject', ref: f.ref, fallback: true, limit: 1, includePost: notNode })
+    await until(() => deep(fallback, '[part~="notice"]') && rowIds(fallback).length > 0, 'fallback to global')
+    expect(rowIds(fallback)).not.to.include(f.take.id)
+  })
+
+  it('§4.1 rule 4 "Scope following needs a session": signed out, empty-fallback shows everyone\'s takes with a sign-in notice, else a sign-in hint (no error); signing in reads the following feed', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const f = await nodeFeed()
+    const withFallback = await mount({ scope: 'following', fallback: true })
+    await until(() => deep(withFallback, '[part~="notice"]') && rowIds(withFallback).length > 0, "everyone's takes")
+    expect(deepText(deep(withFallback, '[part~="notice"]')!)).to.equal('Sign in to see takes on what you follow. Until then, here are takes from everyone.')
+    expect(deep(withFallback, '[part~="feed"] [part~="error"]')).to.equal(null)
+    await expect(withFallback).to.be.accessible()
+
+    const plain = await mount({ scope: 'following' })
+    await until(() => deep(plain, '[part~="sign-in-hint"]'), 'sign-in hint')
+    expect(deepText(deep(plain, '[part~="sign-in-hint"]')!)).to.include('Sign in to see takes on what you follow.')
+    expect(deep(plain, '[part~="feed"] [part~="error"]'), 'not "Couldn\'t load the discussion"').to.equal(null)
+    expect(deep(plain, '[part~="feed"] [part~="empty"]')).to.equal(null)
+    await expect(plain).to.be.accessible()
+    const asked = new Promise((ok) => plain.addEventListener('vk-sign-in', ok, { once: true }))
+    ;(deep(plain, '[part~="sign-in-hint"] [part~="sign-in"]') as HTMLButtonElement).click()
+    await asked
+    expect(feedReads(vk).filter((r) => r.url.searchParams.get('scope') === 'following'), 'nothing asked signed out').to.have.length(0)
+
+    // The reader follows the node (elsewhere) and signs in here: both read the following feed.
+    const w = s.wallet()
+    await (await s.signedIn({}, w)).follow('category', f.ref)
+    await vk.signIn(w)
+    const mine = new Set([f.take.id, f.comment.id, f.settledTake.id])
+    await until(() => rowIds(plain).length === 3, 'following feed after sign-in')
+    expect(new Set(rowIds(plain))).to.deep.equal(mine)
+    expect(deep(plain, '[part~="sign-in-hint"]')).to.equal(null)
+    await until(() => rowIds(withFallback).length === 3 && !deep(withFallback, '[part~="notice"]'), 'no fallback once signed in')
+    expect(new Set(rowIds(withFallback))).to.deep.equal(mine)
+    await expect(plain).to.be.accessible()
   })
 
   it('§2.2 "One with attachTo set is a line under that post. One with attachTo: null is its own quiet row"', async () => {

@@ -27,6 +27,8 @@ type Match = (url: URL, init: RequestInit | undefined) => boolean
 interface Rule {
   match: Match
   status?: number
+  /** No answer at all: the fetch rejects as a browser's does offline ("Failed to fetch"). */
+  network?: boolean
   hold?: Promise<void>
 }
 
@@ -39,6 +41,7 @@ export function faultyFetch() {
     requests.push({ method: init?.method ?? 'GET', url })
     const rule = rules.find((r) => r.match(url, init))
     if (rule?.hold) await rule.hold
+    if (rule?.network) throw new TypeError('Failed to fetch')
     if (rule?.status)
       return new Response(JSON.stringify({ error: { code: 'internal', message: 'injected fault' } }), {
         status: rule.status,
@@ -52,6 +55,12 @@ export function faultyFetch() {
     /** Answers matching requests with `status` (500 by default). Returns the remover. */
     fail(match: Match, status = 500) {
       const r: Rule = { match, status }
+      rules.push(r)
+      return () => void rules.splice(rules.indexOf(r), 1)
+    },
+    /** Matching requests get no answer (a network failure: the SDK's `network` error). Returns the remover. */
+    failNetwork(match: Match) {
+      const r: Rule = { match, network: true }
       rules.push(r)
       return () => void rules.splice(rules.indexOf(r), 1)
     },

@@ -102,6 +102,72 @@ describe('<vk-feed>', () => {
     await until(() => deep(broken, '[part~="empty"]'), 'retried')
   })
 
+  it('issue 6 rule 9 "an error state with retry": after a failed re-read of the first page (posts shown, more to load), Retry reads the first page again, not the next one', async () => {
+    const vk = await makeVk()
+    const f = await nodeFeed()
+    await vk.signIn((await service()).wallet())
+    const el = await mount(f.ref, { limit: 1 })
+    await until(() => rowIds(el).length === 1 && deep(el, '[part~="more"]'), 'page 1, more to come')
+    // A write re-reads the mounted feeds; that re-read fails.
+    const stop = vk.faults.fail(isPath('/feed', 'GET'))
+    await vk.postActions().get().create('event', f.b.id, 'written meanwhile')
+    await until(() => deep(el, '[part~="error"]'), 'the failed re-read')
+    expect(rowIds(el), 'the page read before stays').to.deep.equal([f.take.id])
+    await expect(el).to.be.accessible()
+    stop()
+    const before = vk.faults.requests.length
+    ;(deep(el, '[part~="retry"]') as HTMLButtonElement).click()
+    await until(() => !deep(el, '[part~="error"]') && !deep(el, '[part~="loading"]') && rowIds(el).length === 1, 'page 1 read again')
+    const reads = vk.faults.requests.slice(before).filter((r) => r.url.pathname === '/v1/social/posts/feed')
+    expect(reads.length).to.be.greaterThan(0)
+    expect(reads.map((r) => r.url.searchParams.get('cursor')), 'the first page, no cursor').to.deep.equal(reads.map(() => null))
+    expect(rowIds(el)).to.deep.equal([f.take.id])
+    expect(deep(el, '[part~="more"]')).to.not.equal(null)
+  })
+
+  it('§4.3 useFeed "warns when a subject is passed with global or following": <vk-feed subject-type subject-ref> without scope warns and reads global', async () => {
+    const vk = await makeVk()
+    const ref = `warn-${Date.now().toString(36)}`
+    const warned: string[] = []
+    const warn = console.warn
+    console.warn = (...a: unknown[]) => void warned.push(a.join(' '))
+    try {
+      const el = await fixture<VkFeed>(html`<vk-feed subject-type="category" subject-ref=${ref}></vk-feed>`)
+      await until(() => deep(el, '[part~="list"]') || deep(el, '[part~="empty"]'), 'loaded')
+      expect(warned.filter((w) => w.includes(`category:${ref}`) && w.includes("scope 'global'")), 'warned once').to.have.length(1)
+      const read = vk.faults.requests.find((r) => r.url.pathname === '/v1/social/posts/feed')!
+      expect(read.url.searchParams.get('scope')).to.equal('global')
+      expect(read.url.searchParams.get('subjectRef'), 'the subject is not sent').to.equal(null)
+      await fixture<VkFeed>(html`<vk-feed scope="following" subject-type="topic" subject-ref=${ref}></vk-feed>`)
+      expect(warned.filter((w) => w.includes(`topic:${ref}`) && w.includes("scope 'following'"))).to.have.length(1)
+      // A subject scope with its subject: no warning.
+      await fixture<VkFeed>(html`<vk-feed scope="subject" subject-type="category" subject-ref=${`${ref}-s`}></vk-feed>`)
+      expect(warned.filter((w) => w.includes(`${ref}-s`))).to.have.length(0)
+    } finally {
+      console.warn = warn
+    }
+  })
+
+  it('§4.1 rule 4 "Scope following needs a session": signed out, <vk-feed scope="following"> asks nothing and shows a sign-in hint, not "No takes yet."; signing in reads it', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const f = await nodeFeed()
+    const el = await fixture<VkFeed>(html`<vk-feed scope="following"></vk-feed>`)
+    await until(() => deep(el, '[part~="sign-in-hint"]'), 'sign-in hint')
+    expect(deepText(deep(el, '[part~="sign-in-hint"]')!)).to.include('Sign in to see takes on what you follow.')
+    expect(deep(el, '[part~="empty"], [part~="error"]')).to.equal(null)
+    await expect(el).to.be.accessible()
+    const asked = new Promise((ok) => el.addEventListener('vk-sign-in', ok, { once: true }))
+    ;(deep(el, '[part~="sign-in"]') as HTMLButtonElement).click()
+    await asked
+    expect(vk.faults.requests.filter((r) => r.url.pathname === '/v1/social/posts/feed' && r.url.searchParams.get('scope') === 'following')).to.have.length(0)
+    const w = s.wallet()
+    await (await s.signedIn({}, w)).follow('category', f.ref)
+    await vk.signIn(w)
+    await until(() => rowIds(el).length === 3, 'following feed after sign-in')
+    expect(deep(el, '[part~="sign-in-hint"]')).to.equal(null)
+  })
+
   it('issue 6 rule 9 "every control is reachable and usable by keyboard, and focus stays visible"', async () => {
     const vk = await makeVk()
     const f = await nodeFeed()

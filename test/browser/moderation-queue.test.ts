@@ -2,6 +2,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import { sendKeys } from '@web/test-runner-commands'
 import '../../src/elements/moderation-queue/moderation-queue.ts'
+import '../../src/elements/strings-provider/strings-provider.ts'
 import type { VkModerationQueue } from '../../src/elements/moderation-queue/moderation-queue.element.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { deep, deepActive, deepAll, deepText, disposeVk, expectKeyboardReachable, isPath, makeVk, service, until } from './elements-env.ts'
@@ -162,10 +163,52 @@ describe('<vk-moderation-queue>', () => {
     vk.faults.fail(isPath('/v1/mod/hide', 'POST'))
     action(row(el, posts[0].id)!, 'hide').click()
     await until(() => deep(row(el, posts[0].id)!, '[part="row-status"].failed'), 'failure')
-    expect(deepText(deep(row(el, posts[0].id)!, '[part="row-status"]')!)).to.equal('Hide failed. injected fault')
-    expect(deepText(deep(el, '[part="status"]')!)).to.equal('Hide failed. injected fault')
+    // The moderation slice's sentence (the service's own message stays in vk-error).
+    expect(deepText(deep(row(el, posts[0].id)!, '[part="row-status"]')!)).to.equal('Hide failed. Something went wrong. Try again.')
+    expect(deepText(deep(el, '[part="status"]')!)).to.equal('Hide failed. Something went wrong. Try again.')
     expect(rows(el).length).to.equal(1)
     await expect(el).to.be.accessible()
+  })
+
+  it('issue 7 "every visible string is replaceable": a failed action over the network reads as the provider\'s string, never the SDK\'s English; the error is in vk-error', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(1)
+    await vk.signIn(owner)
+    const box = await fixture(html`<vk-strings-provider .strings=${{ moderation: { hide: 'Ocultar', failed: '{action}: falló. {message}', failNetwork: 'Sin conexión.' } }}>
+      <vk-moderation-queue venue-id=${venueId}></vk-moderation-queue>
+    </vk-strings-provider>`)
+    const el = box.querySelector('vk-moderation-queue')!
+    await until(() => row(el, posts[0].id), 'open item')
+    vk.faults.failNetwork(isPath('/v1/mod/hide', 'POST'))
+    const failed = oneEvent(el, 'vk-error')
+    action(row(el, posts[0].id)!, 'hide').click()
+    expect(((await failed).detail.error as { code: string }).code).to.equal('network')
+    await until(() => deep(row(el, posts[0].id)!, '[part="row-status"].failed'), 'failure')
+    expect(deepText(deep(row(el, posts[0].id)!, '[part="row-status"]')!)).to.equal('Ocultar: falló. Sin conexión.')
+    expect(deepText(deep(el, '[part="status"]')!)).to.equal('Ocultar: falló. Sin conexión.')
+    expect(deepText(el)).to.not.include('Failed to fetch').and.not.include('could not be reached')
+  })
+
+  it('issue 7 rule 3 "load-more" (§2.10 loadingMore): a failed later page keeps the rows, shows an error line with Retry, and Retry loads it', async () => {
+    const vk = await makeVk()
+    const { owner, venueId } = await reportedVenue(21)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => rows(el).length === 20, 'first page')
+    const release = vk.faults.hold((url) => url.pathname === '/v1/mod/queue' && url.searchParams.has('cursor'), 500)
+    deep<HTMLButtonElement>(el, '[part="load-more"]')!.click()
+    await until(() => deep<HTMLButtonElement>(el, '[part="load-more"]')?.disabled, 'loading more')
+    expect(deepText(deep(el, '[part="load-more"]')!)).to.equal('Loading more…')
+    expect(deep(el, '[part="load-more"]')!.getAttribute('aria-busy')).to.equal('true')
+    release()
+    await until(() => deep(el, '[part="error"]'), 'the error line')
+    expect(deepText(deep(el, '[part="error"]')!)).to.include("Couldn't load the queue.")
+    expect(rows(el).length).to.equal(20)
+    await expect(el).to.be.accessible()
+    deep<HTMLButtonElement>(el, '[part="retry"]')!.click()
+    await until(() => rows(el).length === 21, 'the second page, retried')
+    expect(!!deep(el, '[part="error"]')).to.equal(false)
+    expect(!!deep(el, '[part="load-more"]')).to.equal(false)
   })
 
   it('issue 7 rule 3 "the actions keep, hide, ban and unban": hide hides on this venue; ban and unban act on the author', async () => {

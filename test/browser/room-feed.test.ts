@@ -5,6 +5,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import '../../src/elements/room-feed/room-feed.ts'
 import '../../src/elements/platform-provider/platform-provider.ts'
+import '../../src/elements/strings-provider/strings-provider.ts'
 import type { VkRoomFeed } from '../../src/elements/room-feed/room-feed.element.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { MSG } from '../../src/contract/errors.ts'
@@ -63,6 +64,24 @@ async function write(el: Element, body: string) {
   area.dispatchEvent(new Event('input'))
   deep<HTMLButtonElement>(composer(el)!, '[part="submit"]')!.click()
 }
+
+/** Replies to row `postId` through its card's Reply form; resolves with the card. */
+async function replyOnRow(el: Element, postId: string, body: string) {
+  await until(() => deep(el, `#vk-post-${postId} vk-take-card`), 'the row')
+  const card = deep(el, `#vk-post-${postId} vk-take-card`)!
+  await until(() => deep(card, '[part="reply"]'), 'Reply on the row')
+  deep<HTMLButtonElement>(card, '[part="reply"]')!.click()
+  await until(() => deep(card, 'form[part="composer"] textarea'), 'the reply form')
+  const area = deep<HTMLTextAreaElement>(card, 'form[part="composer"] textarea')!
+  area.value = body
+  area.dispatchEvent(new Event('input'))
+  deep<HTMLButtonElement>(card, 'form[part="composer"] [part="submit"]')!.click()
+  return card
+}
+const cardFailure = (card: Element) => (deep(card, '[part="failure"]') ? deepText(deep(card, '[part="failure"]')!) : null)
+
+/** The next `vk-error` from `el`, as its error's code. */
+const nextErrorCode = (el: HTMLElement) => new Promise<string>((ok) => el.addEventListener('vk-error', (e) => ok((e.detail.error as { code: string }).code), { once: true }))
 
 describe('<vk-room-feed>', () => {
   afterEach(() => disposeVk())
@@ -231,7 +250,8 @@ describe('<vk-room-feed>', () => {
     await until(() => joinCard(el), 'join card')
     deep<HTMLButtonElement>(joinCard(el)!, '[part="join"]')!.click()
     await until(() => refusal(el), 'error')
-    expect(refusal(el)).to.equal("this room belongs to another venue; you can only join rooms of the venue you are signed in on")
+    // A string of the room slice (by the code `room-other-venue`), not the service's English.
+    expect(refusal(el)).to.equal('This room belongs to another venue.')
     expect(refusal(el)).to.not.equal(MSG.ROOM_NOT_OPEN)
     expect(joinCard(el)).to.not.equal(null)
   })
@@ -271,6 +291,69 @@ describe('<vk-room-feed>', () => {
     deep<HTMLButtonElement>(composer(el)!, '[part="submit"]')!.click()
     await until(() => deepText(el).includes('back again?'), 'posted after rejoining')
     expect((await probe.rooms.membership(roomId)).member).to.equal(true)
+  })
+
+  it('§7 "Post into a room by someone who left it → refused \'you left this room — rejoin to post\'": a reply from a room row says so, a strings-provider string, with vk-error', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom()
+    const top = await v.owner.createPost('event', (await s.addMarket()).id, 'reply to me', null, { room: roomId })
+    const w = s.wallet()
+    const reader = await s.signedIn({ venueId: v.venueId }, w)
+    await reader.rooms.join(roomId)
+    await reader.rooms.leave(roomId)
+    await signInOn(vk, v.venueId, w)
+    const box = await fixture(html`<div>
+      <vk-room-feed room-id=${roomId}></vk-room-feed>
+      <vk-strings-provider .strings=${{ comments: { leftRoom: 'saliste de esta sala — vuelve a unirte' } }}><vk-room-feed room-id=${roomId}></vk-room-feed></vk-strings-provider>
+    </div>`)
+    const [plain, provided] = [...box.querySelectorAll('vk-room-feed')]
+    const code = nextErrorCode(plain)
+    const card = await replyOnRow(plain, top.id, 'still here?')
+    expect(await code).to.equal('room-left')
+    await until(() => cardFailure(card), 'the refusal under the reply form')
+    expect(cardFailure(card)).to.equal(MSG.LEFT_ROOM)
+    expect(cardFailure(card)).to.equal('you left this room — rejoin to post')
+    // The text is kept for after rejoining.
+    expect(deep<HTMLTextAreaElement>(card, 'form[part="composer"] textarea')!.value).to.equal('still here?')
+    await expect(plain).to.be.accessible()
+    const other = await replyOnRow(provided, top.id, 'still here?')
+    await until(() => cardFailure(other), 'the refusal, from the provider')
+    expect(cardFailure(other)).to.equal('saliste de esta sala — vuelve a unirte')
+  })
+
+  it('§7 "Post into a room by a non-member who does not follow the room\'s subject → 403 \'join this room to post in it\'": a reply from a room row too', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom()
+    const top = await v.owner.createPost('event', (await s.addMarket()).id, 'reply to me', null, { room: roomId })
+    await signInOn(vk, v.venueId)
+    const el = await room(roomId)
+    await until(() => joinCard(el), 'a non-member')
+    const code = nextErrorCode(el)
+    const card = await replyOnRow(el, top.id, 'let me reply')
+    expect(await code).to.equal('room-join-required')
+    await until(() => cardFailure(card), 'the refusal under the reply form')
+    expect(cardFailure(card)).to.equal(MSG.JOIN_TO_POST)
+    expect(cardFailure(card)).to.equal('join this room to post in it')
+    await expect(el).to.be.accessible()
+  })
+
+  it('issue 7 "every visible string is replaceable": a network failure reads as the provider\'s string, never the SDK\'s English; the error is in vk-error', async () => {
+    const vk = await makeVk()
+    const { roomId, v } = await venueRoom()
+    await signInOn(vk, v.venueId)
+    const box = await fixture(html`<vk-strings-provider .strings=${{ room: { failNetwork: 'Sin conexión con el servicio.' } }}><vk-room-feed room-id=${roomId}></vk-room-feed></vk-strings-provider>`)
+    const el = box.querySelector('vk-room-feed')!
+    await until(() => joinCard(el) && composer(el), 'the room')
+    vk.faults.failNetwork(isPath('/v1/social/posts', 'POST'))
+    const failed = new Promise<unknown>((ok) => el.addEventListener('vk-error', (e) => ok(e.detail.error), { once: true }))
+    await write(el, 'anyone there?')
+    const error = (await failed) as { code: string; message: string }
+    expect(error.code).to.equal('network')
+    expect(error.message).to.include('Failed to fetch')
+    await until(() => refusal(el), 'the failure line')
+    expect(refusal(el)).to.equal('Sin conexión con el servicio.')
+    expect(deepText(el)).to.not.include('Failed to fetch').and.not.include('could not be reached')
+    await expect(el).to.be.accessible()
   })
 
   it('issue 7 rule 1: every control of a room is a real button or field, reachable by Tab with a visible focus', async () => {
@@ -352,6 +435,30 @@ describe('<vk-room-feed>', () => {
     await write(el, 'me too')
     await until(() => deepText(el).includes('me too'), 'posted on the node')
     expect((await s.client().posts('category', node)).posts.map((x) => x.body)).to.include('me too')
+  })
+
+  it('issue 7 "an error state with Retry": after a failed re-read of the first page (posts shown, more to load), Retry reads the first page again', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const node = freshRef('retry')
+    const writer = await s.signedIn()
+    for (let i = 0; i < 21; i++) await writer.createPost('category', node, `post ${i}`)
+    await vk.signIn(s.wallet())
+    const el = await fixture<VkRoomFeed>(html`<vk-room-feed subject-type="category" subject-ref=${node} sort="live"></vk-room-feed>`)
+    await until(() => rows(el).length === 20 && part(el, 'more'), 'page 1, more to come')
+    // A write re-reads the mounted feeds; that re-read fails.
+    const stop = vk.faults.fail(isPath('/v1/social/posts/feed', 'GET'))
+    await vk.postActions().get().create('category', node, 'written meanwhile')
+    await until(() => part(el, 'error'), 'the failed re-read')
+    expect(rows(el), 'the page read before stays').to.have.length(20)
+    await expect(el).to.be.accessible()
+    stop()
+    const before = vk.faults.requests.length
+    deep<HTMLButtonElement>(el, '[part~="error"] [part~="retry"]')!.click()
+    await until(() => !part(el, 'error') && rows(el).length === 20 && deepText(el).includes('written meanwhile'), 'page 1 read again')
+    const reads = vk.faults.requests.slice(before).filter((r) => r.url.pathname === '/v1/social/posts/feed')
+    expect(reads.length).to.be.greaterThan(0)
+    expect(reads.map((r) => r.url.searchParams.get('cursor')), 'the first page, no cursor').to.deep.equal(reads.map(() => null))
   })
 
   it('issue 7 "The same XSS corpus renders inert": post bodies and the room title', async () => {

@@ -97,7 +97,7 @@ describe('strings', () => {
     for (const [k, v] of Object.entries(commentsEs)) expect(v.trim(), k).to.not.equal('')
     const same = Object.keys(commentsEn).filter((k) => commentsEn[k as keyof typeof commentsEn] === commentsEs[k as keyof typeof commentsEs])
     // Only pure placeholders may read the same in both.
-    for (const k of same) expect(commentsEn[k as keyof typeof commentsEn], k).to.match(/^[{}#a-zA-Z ]*\{[a-z]+\}[}]?$/)
+    for (const k of same) expect(commentsEn[k as keyof typeof commentsEn], k).to.match(/^[{}#a-zA-Z ·]*\{[a-z]+\}[}]?$/)
   })
 
   it('a locale is registered by importing its module; English is built in', async () => {

@@ -5,6 +5,9 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import '../../src/elements/platform-provider/platform-provider.ts'
 import '../../src/elements/take-prompt/take-prompt.ts'
+import '../../src/elements/strings-provider/strings-provider.ts'
+import '../../src/elements/locales/es.ts'
+import { failuresEs } from '../../src/elements/shared/strings/failures.es.ts'
 import type { VkTakePrompt } from '../../src/elements/take-prompt/take-prompt.element.ts'
 import type { Market } from '../../src/contract/types.ts'
 import { deep, deepText, disposeVk, isPath, makeVk, service, until } from './elements-env.ts'
@@ -158,6 +161,27 @@ describe('<vk-take-prompt> (§3.4)', () => {
     await expect(el).to.be.accessible()
     deep<HTMLButtonElement>(el, '[part="skip"]')!.click()
     await until(() => !isOpen(el), 'skipped')
+  })
+
+  it('issue 7 "every visible string is replaceable": a network failure reads in the provider\'s locale (Spanish), never the SDK\'s English; the error is in vk-error', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    const box = await fixture(html`<vk-platform-provider .venuekit=${vk}><vk-strings-provider locale="es"><vk-take-prompt></vk-take-prompt></vk-strings-provider></vk-platform-provider>`)
+    const el = box.querySelector('vk-take-prompt') as VkTakePrompt
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open')
+    vk.faults.failNetwork(isPath('/v1/social/posts', 'POST'))
+    const failed = oneEvent(el, 'vk-error')
+    deep<HTMLTextAreaElement>(el, 'textarea')!.value = '¿se publicará?'
+    deep<HTMLButtonElement>(el, '[part="post"]')!.click()
+    const error = (await failed).detail.error as { code: string; message: string }
+    expect(error.code).to.equal('network')
+    expect(error.message).to.include('Failed to fetch')
+    await until(() => deep(el, '[part="error"]'), 'failure shown')
+    expect(deepText(deep(el, '[part="error"]')!)).to.equal(failuresEs.failNetwork)
+    expect(deepText(el)).to.not.include('Failed to fetch').and.not.include('could not be reached')
+    expect(isOpen(el)).to.equal(true)
+    await expect(el).to.be.accessible()
   })
 
   it('issue 7 "The same XSS corpus renders inert": outcome labels and reasons are text', async () => {

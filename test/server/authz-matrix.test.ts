@@ -2,11 +2,13 @@
  * The authorisation matrix (§5.2, §5.5–5.7, §3.3, §7): every write and moderation route of venues,
  * rooms and moderation, run by each kind of caller, against a fresh world per route. For each call the
  * expected status (and error code) is asserted, and wherever the answer is a refusal the store is
- * compared before and after: nothing may change.
+ * compared before and after: nothing may change. The writes that name a post (agree, report, reply,
+ * moderation) are run against a post in the private room too: §7's 404 for outsiders holds for them.
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
+import { MSG } from '../../src/contract/errors.ts'
 import { call, newWallet, signIn, startTestService, type CallResult, type TestService, type TestUser } from '../helpers/service.ts'
 import { claimVenue, createRoom, newVenueId, post, type Venue } from '../helpers/venues.ts'
 
@@ -27,6 +29,8 @@ interface World {
   pub: string
   priv: string
   postId: string
+  /** A post in the private room, written by `privMember`. */
+  privPostId: string
   privMember: TestUser
   target: TestUser
   globallyBanned: TestUser
@@ -49,6 +53,8 @@ async function world(): Promise<World> {
   assert.ok(ok(200, await call(svc, 'PUT', `/v1/rooms/${priv}/members/${privMember.wallet}`, { token: v.owner.token })))
   const p = await post(svc, poster, { room: pub })
   assert.equal(p.status, 201)
+  const pp = await post(svc, privMember, { room: priv, subjectType: 'topic', subjectRef: `authz-${v.venueId}` })
+  assert.equal(pp.status, 201, JSON.stringify(pp.body))
   assert.ok(ok(200, await call(svc, 'POST', '/v1/mod/ban', { token: v.owner.token, body: { venueId: v.venueId, wallet: banned.wallet } })))
   assert.ok(ok(200, await call(svc, 'POST', '/v1/mod/ban', { token: operator.token, body: { wallet: globallyBanned.wallet } })))
   return {
@@ -57,6 +63,7 @@ async function world(): Promise<World> {
     pub,
     priv,
     postId: p.body.post.id,
+    privPostId: pp.body.post.id,
     privMember,
     target,
     globallyBanned,
@@ -77,17 +84,19 @@ async function snapshot(): Promise<Record<string, string>> {
   return out
 }
 
-/** Expected outcome: a status with an error code, a success, or the private-room join answer. */
-type Expect = { status: number; code?: string; refused?: boolean }
+/** Expected outcome: a status with an error code (and the exact message, where the spec gives it), a success, or the private-room join answer. */
+type Expect = { status: number; code?: string; message?: string; refused?: boolean }
 const E = {
   unauth: { status: 401, code: 'unauthenticated' },
   forbidden: { status: 403, code: 'forbidden' },
+  cannotModerate: { status: 403, code: 'forbidden', message: MSG.CANNOT_MODERATE },
   otherVenue: { status: 403, code: 'room-other-venue' },
   exists: { status: 409, code: 'venue-exists' },
   joinRequired: { status: 403, code: 'room-join-required' },
   left: { status: 403, code: 'room-left' },
   banned: { status: 403, code: 'banned' },
   hiddenRoom: { status: 404, code: 'room-not-found' },
+  hiddenPost: { status: 404, code: 'post-not-found' },
   notOpen: { status: 200, refused: true },
   ok: { status: 200 },
   created: { status: 201 },
@@ -109,6 +118,11 @@ const mod = (action: string, body: (w: World) => Record<string, unknown>) => (w:
 const venueMod = all(E.forbidden, { owner: E.ok, operator: E.ok })
 /** Platform moderation (no venueId): operators only. */
 const platformMod = all(E.forbidden, { operator: E.ok })
+/** Moderation reads: §4.4 rule 6, whoever cannot moderate reads 'you can't moderate this venue' (the platform queue too). */
+const venueModRead = all(E.cannotModerate, { owner: E.ok, operator: E.ok })
+const platformModRead = all(E.cannotModerate, { operator: E.ok })
+/** A write naming the private room's post: §7 "404 (not 403, so existence is not confirmed)" for everyone but the room's insiders (members, the venue's owner, operators). */
+const privatePost = (over: Partial<Record<CallerName, Expect>>) => all(E.hiddenPost, over)
 
 const ROUTES: Route[] = [
   {
@@ -176,10 +190,33 @@ const ROUTES: Route[] = [
   { name: 'POST /v1/mod/ban (global)', run: mod('ban', (w) => ({ wallet: w.target.wallet })), expect: platformMod },
   { name: 'POST /v1/mod/unban (global)', run: mod('unban', (w) => ({ wallet: w.globallyBanned.wallet })), expect: platformMod },
   { name: 'POST /v1/mod/hide (another venue named)', run: mod('hide', (w) => ({ venueId: w.w.venueId, postId: w.postId })), expect: all(E.forbidden, { otherOwner: E.ok, operator: E.ok }) },
-  { name: 'GET /v1/mod/queue?venueId', run: (w, who) => call(svc, 'GET', `/v1/mod/queue?venueId=${w.v.venueId}`, { token: who?.token }), expect: venueMod },
-  { name: 'GET /v1/mod/queue (platform)', run: (_w, who) => call(svc, 'GET', '/v1/mod/queue', { token: who?.token }), expect: platformMod },
-  { name: 'GET /v1/mod/audit?venueId', run: (w, who) => call(svc, 'GET', `/v1/mod/audit?venueId=${w.v.venueId}`, { token: who?.token }), expect: venueMod },
-  { name: 'GET /v1/mod/audit (platform)', run: (_w, who) => call(svc, 'GET', '/v1/mod/audit', { token: who?.token }), expect: platformMod },
+  { name: 'GET /v1/mod/queue?venueId', run: (w, who) => call(svc, 'GET', `/v1/mod/queue?venueId=${w.v.venueId}`, { token: who?.token }), expect: venueModRead },
+  { name: 'GET /v1/mod/queue (platform)', run: (_w, who) => call(svc, 'GET', '/v1/mod/queue', { token: who?.token }), expect: platformModRead },
+  { name: 'GET /v1/mod/audit?venueId', run: (w, who) => call(svc, 'GET', `/v1/mod/audit?venueId=${w.v.venueId}`, { token: who?.token }), expect: venueModRead },
+  { name: 'GET /v1/mod/audit (platform)', run: (_w, who) => call(svc, 'GET', '/v1/mod/audit', { token: who?.token }), expect: platformModRead },
+  {
+    name: 'POST /v1/social/posts/:private/reactions',
+    run: (w, who) => call(svc, 'POST', `/v1/social/posts/${w.privPostId}/reactions`, { token: who?.token, body: { kind: 'agree', active: true } }),
+    expect: privatePost({ owner: E.ok, operator: E.ok }),
+  },
+  {
+    name: 'POST /v1/social/posts/:private/reports',
+    run: (w, who) => call(svc, 'POST', `/v1/social/posts/${w.privPostId}/reports`, { token: who?.token, body: { reason: 'spam' } }),
+    expect: privatePost({ owner: E.ok, operator: E.ok }),
+  },
+  {
+    name: 'POST /v1/social/posts replying to the private post',
+    run: (w, who) =>
+      call(svc, 'POST', '/v1/social/posts', { token: who?.token, body: { subjectType: 'topic', subjectRef: `authz-${w.v.venueId}`, body: 'x', parentId: w.privPostId } }),
+    // The wallet banned on the venue is refused for its ban first (a ban blocks posting, whatever the parent).
+    expect: privatePost({ banned: E.banned, owner: E.created, operator: E.joinRequired }),
+  },
+  { name: 'POST /v1/mod/hide (venue) of the private post', run: mod('hide', (w) => ({ venueId: w.v.venueId, postId: w.privPostId })), expect: venueMod },
+  {
+    name: 'POST /v1/mod/ban (another venue named) by the private post',
+    run: mod('ban', (w) => ({ venueId: w.w.venueId, postId: w.privPostId })),
+    expect: all(E.forbidden, { otherOwner: E.hiddenPost, operator: { status: 403, code: 'forbidden' } }),
+  },
   { name: 'GET /v1/venues/:id/usage', run: (w, who) => call(svc, 'GET', `/v1/venues/${w.v.venueId}/usage`, { token: who?.token }), expect: venueMod },
 ]
 
@@ -193,7 +230,7 @@ describe('authorisation matrix: every venue, room and moderation write (and mode
         const before = await snapshot()
         const r = await route.run(w, w.callers[name])
         const after = await snapshot()
-        const codeOk = !exp.code || r.body?.error?.code === exp.code
+        const codeOk = (!exp.code || r.body?.error?.code === exp.code) && (!exp.message || r.body?.error?.message === exp.message)
         const refusedOk = exp.refused === undefined || r.body?.refused === exp.refused
         const messageOk = r.status < 400 || (typeof r.body?.error?.message === 'string' && r.body.error.message.length > 0)
         if (r.status !== exp.status || !codeOk || !refusedOk || !messageOk) problems.push(`${name}: expected ${JSON.stringify(exp)}, got ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)

@@ -79,6 +79,29 @@ describe('§3.1 reports', () => {
     }
   })
 
+  it('§3.1 "Rules while hidden: the post remains visible to its author": for anyone else a threshold-hidden or removed post is gone — agree and reply are 404 and write nothing; a report still reaches it (it is evidence for the review); its author still edits it', async () => {
+    const { v, author, topic, postId } = await world()
+    const fan = await signIn(svc, undefined, v.venueId)
+    const reporters = await Promise.all(Array.from({ length: LIMITS.reportThreshold }, () => signIn(svc, undefined, v.venueId)))
+    for (const r of reporters) await report(svc, r, postId)
+    for (const state of ['hidden', 'removed']) {
+      if (state === 'removed') assert.equal((await act(svc, operator, 'remove', { postId })).status, 200)
+      assert.equal((await postState(svc, postId)).state, state)
+      const rows = async () => ({
+        reactions: (await svc.ctx.db.selectFrom('reactions').select('account_id').where('post_id', '=', postId).execute()).length,
+        replies: (await svc.ctx.db.selectFrom('posts').select('id').where('parent_id', '=', postId).execute()).length,
+        post: await svc.ctx.db.selectFrom('posts').select(['agrees', 'replies', 'score']).where('id', '=', postId).executeTakeFirstOrThrow(),
+      })
+      const before = await rows()
+      expectError(await call(svc, 'POST', `/v1/social/posts/${postId}/reactions`, { token: fan.token, body: { kind: 'agree', active: true } }), 404, 'post-not-found')
+      expectError(await post(svc, fan, { subjectType: 'topic', subjectRef: topic, parentId: postId }), 404, 'post-not-found')
+      assert.deepEqual(await rows(), before, `${state}: nothing written`)
+      assert.equal((await report(svc, fan, postId, `late ${state}`)).status, 200, `${state}: a report reaches it`)
+      assert.equal((await call(svc, 'PATCH', `/v1/social/posts/${postId}`, { token: author.token, body: { body: `edited while ${state}` } })).status, 200)
+    }
+    assert.equal((await postState(svc, postId)).report_count, LIMITS.reportThreshold + 1)
+  })
+
   it('§8 "Report threshold that auto-hides a post" is configurable (reportThreshold)', async () => {
     const s = await startTestService({ reportThreshold: 1 })
     try {
@@ -157,11 +180,46 @@ describe('§4.2 the other actions', () => {
     const r = await act(svc, v.owner, 'keep', { venueId: v.venueId, postId })
     assert.equal(r.body.post.hiddenHere, false)
     assert.equal(r.body.post.state, 'hidden')
-    assert.equal(r.body.post.reports, 0, "the venue's reports are settled")
+    assert.equal(r.body.post.reports, 0, "the venue's reports are settled: none left for the venue to review")
     assert.deepEqual(r.body.item, { state: 'actioned' })
     const open = await queue(svc, operator)
-    assert.ok(open.body.items.some((i: { post: { id: string } }) => i.post.id === postId), 'still open in the platform queue')
+    const platformItem = open.body.items.find((i: { post: { id: string } }) => i.post.id === postId)
+    assert.ok(platformItem, 'still open in the platform queue')
+    assert.equal(platformItem.reports, LIMITS.reportThreshold, 'the platform still counts them')
+    assert.deepEqual(platformItem.reasons, ['spam'])
     assert.ok(!(await threadIds(svc, topic, { venue: v.venueId })).includes(postId))
+  })
+
+  it('§3.1 the report threshold is the platform\'s ("Enough reports accumulate → hidden pending review"; removal everywhere is "Platform operator only"): a venue\'s keep or clear settles the reports for its own queue only — they still count toward the threshold and their reasons stay in the platform queue', async () => {
+    for (const action of ['keep', 'clear']) {
+      const { v, w, topic, postId } = await world()
+      for (let i = 0; i < LIMITS.reportThreshold - 1; i++) assert.equal((await report(svc, await signIn(svc, undefined, v.venueId), postId, `from v ${i}`)).status, 200)
+      const settled = await act(svc, v.owner, action, { venueId: v.venueId, postId })
+      assert.equal(settled.status, 200)
+      assert.equal(settled.body.post.reports, 0, `${action}: nothing left for the venue`)
+      assert.equal((await postState(svc, postId)).report_count, LIMITS.reportThreshold - 1, `${action}: the platform still counts them`)
+      const platformItem = (await queue(svc, operator)).body.items.find((i: { post: { id: string } }) => i.post.id === postId)
+      assert.equal(platformItem.reports, LIMITS.reportThreshold - 1)
+      assert.equal(platformItem.reasons.length, LIMITS.reportThreshold - 1, `${action}: the platform queue keeps the reasons`)
+      assert.equal((await queue(svc, v.owner, `venueId=${v.venueId}`)).body.items.some((i: { post: { id: string } }) => i.post.id === postId), false)
+      // One more report, made on another venue, reaches the threshold: hidden everywhere.
+      assert.equal((await report(svc, await signIn(svc, undefined, w.venueId), postId)).status, 200)
+      assert.equal((await postState(svc, postId)).state, 'hidden', action)
+      assert.ok(!(await threadIds(svc, topic, { venue: v.venueId })).includes(postId))
+    }
+  })
+
+  it('a reporter whose report the venue settled may report again: the venue\'s item reopens with it, and the platform counts that reporter once', async () => {
+    const { v, postId } = await world()
+    const reporter = await signIn(svc, undefined, v.venueId)
+    await report(svc, reporter, postId, 'first')
+    assert.equal((await act(svc, v.owner, 'clear', { venueId: v.venueId, postId })).status, 200)
+    assert.equal((await report(svc, reporter, postId, 'again')).status, 200)
+    const item = (await queue(svc, v.owner, `venueId=${v.venueId}`)).body.items.find((i: { post: { id: string } }) => i.post.id === postId)
+    assert.equal(item?.state, 'open')
+    assert.equal(item.reports, 1)
+    assert.deepEqual(item.reasons, ['again'])
+    assert.equal((await postState(svc, postId)).report_count, 1)
   })
 
   it('clear: the reports are dismissed and the item closed; visibility is unchanged', async () => {
@@ -333,8 +391,9 @@ describe('§2.10 the queue', () => {
     }
     expectError(await queue(svc, member, 'venueId=no-such-venue'), 403, 'forbidden', MSG.CANNOT_MODERATE)
     expectError(await queue(svc, undefined, `venueId=${v.venueId}`), 401, 'unauthenticated')
-    // The platform queue (no venueId) is the operator's.
-    expectError(await queue(svc, v.owner), 403, 'forbidden')
+    // The platform queue (no venueId) is the operator's; §4.4 rule 6: whoever cannot moderate reads the same sentence.
+    expectError(await queue(svc, v.owner), 403, 'forbidden', MSG.CANNOT_MODERATE)
+    expectError(await queue(svc, member), 403, 'forbidden', MSG.CANNOT_MODERATE)
     assert.equal((await queue(svc, operator)).status, 200)
     assert.equal((await queue(svc, operator, `venueId=${v.venueId}`)).status, 200)
   })

@@ -252,6 +252,35 @@ describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', ()
     assert.ok(m.body.joinedAt)
   })
 
+  it('§3.3 "join: caller\'s session venue owns the room" / §5.6 "Join and leave work only for the session\'s own venue\'s room": a follower posting from another venue\'s session (or key) is refused 403 \'join this room to post in it\' — no membership they could not leave, no post', async () => {
+    const { v, node, pub } = await roomWorld()
+    const w = await claimVenue(svc)
+    const u = await signIn(svc, undefined, w.venueId)
+    assert.equal((await follow(u, 'category', node)).status, 200)
+    const memberRow = async () => svc.ctx.db.selectFrom('room_members').select('account_id').where('room_id', '=', pub).where('account_id', '=', await accountOf(u)).execute()
+    const roomPosts = async () => (await svc.ctx.db.selectFrom('posts').select('id').where('room_id', '=', pub).execute()).length
+    const top = await post(svc, v.owner, { room: pub })
+    assert.equal(top.status, 201)
+    const postsBefore = await roomPosts()
+    const keyless = await signIn(svc, u.account)
+    const attempts = [
+      await post(svc, u, { room: pub }),
+      await post(svc, u, { parentId: top.body.post.id }),
+      await post(svc, keyless, { room: pub }),
+      await call(svc, 'POST', '/v1/social/posts', { token: u.token, key: w.key, body: { subjectType: 'topic', subjectRef: 'chatter', body: 'hi', room: pub } }),
+    ]
+    for (const r of attempts) expectError(r, 403, 'room-join-required', MSG.JOIN_TO_POST)
+    assert.deepEqual(await memberRow(), [])
+    assert.equal(await roomPosts(), postsBefore)
+    // The same follower on the room's own venue (session or key) joins with the post, and can leave again.
+    const onV = await signIn(svc, u.account, v.venueId)
+    assert.equal((await post(svc, onV, { room: pub })).status, 201)
+    assert.equal((await memberRow()).length, 1)
+    assert.equal((await leave(pub, onV)).status, 200)
+    const viaKey = await call(svc, 'POST', '/v1/social/posts', { token: u.token, key: v.key, body: { subjectType: 'topic', subjectRef: 'chatter', body: 'hi', room: pub } })
+    expectError(viaKey, 403, 'room-left', MSG.LEFT_ROOM)
+  })
+
   it('§3.3 "A room whose subject is an org: or brand: node has no follow path; members there join explicitly"', async () => {
     const v = await claimVenue(svc)
     const orgRoom = await createRoom(svc, v, { subjectType: 'org', subjectRef: 'acme' })

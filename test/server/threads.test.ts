@@ -89,7 +89,7 @@ describe('thread read', () => {
     assert.equal(node.body.series, null)
   })
 
-  it('§2.7 "includeSeries merges it in, and those rows must be labelled because their stances concern a different round": fromSeries rows, newest first', async () => {
+  it('§2.7 "includeSeries merges it in, and those rows must be labelled because their stances concern a different round": fromSeries rows, newest first, and the replies under them', async () => {
     const series = `eth-weekly-${Date.now()}`
     const round1 = await addMarket(svc, { series, title: 'Round 1' })
     const round2 = await addMarket(svc, { series, title: 'Round 2' })
@@ -102,6 +102,8 @@ describe('thread read', () => {
     const mine = await writePost(svc, u, 'event', round2.id, 'this round')
     await writePost(svc, u, 'event', other.id, 'unrelated')
     const reply = await writePost(svc, u, 'event', round1.id, 'a reply', { parentId: old.id })
+    const seriesReply = await writePost(svc, u, 'series', series, 'a reply on the series', { parentId: onSeries.id })
+    const ownReply = await writePost(svc, u, 'event', round2.id, 'a reply in this round', { parentId: mine.id })
 
     const plain = await thread(round2.id)
     assert.deepEqual(ids(plain.body.posts), [mine.id])
@@ -116,6 +118,13 @@ describe('thread read', () => {
     assert.equal(byId[old.id].stance.side, 0)
     assert.equal(merged.body.titles[round1.id], 'Round 1')
     assert.deepEqual(ids(merged.body.threads[old.id]), [reply.id])
+    // A reply's stance concerns its parent's round: replies under merged rows are labelled too, this round's are not.
+    assert.equal(merged.body.threads[old.id][0].fromSeries, true)
+    assert.deepEqual(ids(merged.body.threads[onSeries.id]), [seriesReply.id])
+    assert.equal(merged.body.threads[onSeries.id][0].fromSeries, true)
+    assert.deepEqual(ids(merged.body.threads[mine.id]), [ownReply.id])
+    assert.equal(merged.body.threads[mine.id][0].fromSeries, undefined)
+    assert.equal(plain.body.threads[mine.id][0].fromSeries, undefined)
     // Paging runs across the merged rows.
     const p1 = await thread(round2.id, '&includeSeries=true&limit=2')
     const p2 = await thread(round2.id, `&includeSeries=true&limit=2&cursor=${p1.body.nextCursor}`)

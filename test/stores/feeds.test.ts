@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { freshRef } from '../sdk/harness.ts'
-import { mount, page, signInOn, spyFetch, startEnv, until, type Env } from './helpers.ts'
+import { mount, page, signInOn, spyFetch, startEnv, tick, until, type Env } from './helpers.ts'
 
 let env: Env
 before(async () => {
@@ -74,6 +74,66 @@ describe('feed (§2.2, §4.1)', () => {
     const v = await until(s, (v) => v.posts.length === 2)
     assert.equal(v.sort, 'record')
     assert.ok(v.posts.every((p) => 'record' in p))
+  })
+
+  it('§4.1 rule 4 "Scope following needs a session": signed out the store sends nothing and says needsSession (no 401 error); signing in reads it', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { node, take, comment } = await takeThenComment()
+    const s = vk.feed('following')
+    const off = mount(s)
+    await tick(100)
+    let v = s.get()
+    assert.equal(v.needsSession, true)
+    assert.equal(v.error, null, 'not an error: nothing was asked')
+    assert.equal(v.loading, false)
+    assert.deepEqual(v.posts, [])
+    assert.equal(spy.to('/v1/social/posts/feed').length, 0, 'no read signed out')
+    // The reader follows the node elsewhere, then signs in here: the following feed is read at once.
+    const w = env.h.wallet()
+    await (await env.h.signedIn({}, w)).follow(node.type, node.ref)
+    await signInOn(vk, env, w)
+    v = await until(s, (v) => v.posts.length === 2, 5000, 'the following feed after sign-in')
+    assert.equal(v.needsSession, false)
+    assert.deepEqual(new Set(ids(v.posts)), new Set([take.id, comment.id]))
+    assert.equal(spy.to('/v1/social/posts/feed')[0].url.searchParams.get('scope'), 'following')
+    // Other scopes never need a session.
+    assert.equal(vk.feed('global').get().needsSession, false)
+    off()
+  })
+
+  it('a failed re-read of the first page is `error` without `loadMoreError` (Retry = refresh(), which reads page 1 again); a failed loadMore sets both', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { m, take } = await takeThenComment()
+    const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, limit: 1 })
+    const off = mount(s)
+    let v = await until(s, (v) => v.posts.length === 1 && v.hasMore)
+    // A failed next page: retried with loadMore().
+    spy.fail((u) => u.pathname === '/v1/social/posts/feed')
+    await v.loadMore()
+    v = s.get()
+    assert.ok(v.error, 'the next page failed')
+    assert.equal(v.loadMoreError, v.error)
+    spy.fail(null)
+    await v.loadMore()
+    v = await until(s, (v) => v.posts.length === 2 && !v.error)
+    assert.equal(v.loadMoreError, null)
+    // A failed re-read of page 1: the stale page stays shown, with more to load, and the failure is page 1's.
+    spy.fail((u) => u.pathname === '/v1/social/posts/feed')
+    v.refresh()
+    v = await until(s, (v) => !!v.error && !v.loading && !v.refreshing, 5000, 'the failed re-read')
+    assert.equal(v.loadMoreError, null, 'not a later page: loadMore() would not cure it')
+    spy.fail(null)
+    spy.reset()
+    v.refresh()
+    v = await until(s, (v) => !v.error && v.posts.length === 1 && !v.loading, 5000, 'page 1 read again')
+    assert.deepEqual(ids(v.posts), [take.id])
+    assert.equal(v.hasMore, true)
+    assert.ok(spy.to('/v1/social/posts/feed').every((c) => !c.url.searchParams.has('cursor')), 'page 1, not the next one')
+    off()
   })
 
   it('forYou: items with their reason and markets; personalized only when signed in', async (t) => {

@@ -2,9 +2,10 @@ import { html, nothing } from 'lit'
 import type { Labels, Market, MarketResult, Post } from '../../contract/types.ts'
 import { takeReceipt } from '../../core/index.ts'
 import { displayName } from '../shared/identity.ts'
-import { emptyState, errorStateOf, loadingState } from '../shared/states.ts'
+import { emptyState, errorState, errorStateOf, loadingState, retryPaged } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController, type StringsHost } from '../shared/strings-controller.ts'
+import type { AuthorListValue } from '../../stores/index.ts'
 import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
 import { tabList } from '../shared/tabs.ts'
 import { VenuekitController } from '../shared/venuekit-context.ts'
@@ -27,7 +28,8 @@ function oddsKey(post: Post, results: Record<string, MarketResult>): number {
  *
  * It opens on Takes only when that tab has posts, otherwise on Discussion (§4.5.6). Each take shows its
  * receipt (right with the odds beaten, wrong, void, or open); a CLOB take never reads as a confident
- * 'still open' (§3.2). Takes can be sorted by odds beaten, on the client (§2.5).
+ * 'still open' (§3.2). Takes can be sorted by odds beaten, on the client (§2.5). A later page that fails
+ * keeps the rows above an error line with Retry, which asks for that page again.
  *
  * @event vk-open-market - A take's market was pressed.
  *
@@ -42,7 +44,7 @@ function oddsKey(post: Post, results: Record<string, MarketResult>): number {
  * @csspart load-more - The Load more button.
  * @csspart loading - Loading skeleton.
  * @csspart empty - Nothing in this tab.
- * @csspart error - Failure and its Retry button.
+ * @csspart error - Failure and its Retry button (also under the rows when a later page failed).
  * @csspart retry - The Retry button.
  *
  * @cssproperty --vk-color-border - Row separators.
@@ -137,11 +139,15 @@ export class VkAuthorTakes extends VkElement {
     </ul>`
   }
 
-  private loadMore(hasMore: boolean, loading: boolean, more: () => unknown) {
-    if (!hasMore) return nothing
-    return html`<button type="button" part="load-more" class="vk-button" ?disabled=${loading} aria-busy=${loading ? 'true' : 'false'} @click=${() => more()}>
-      ${loading ? this.str.t('loadingMore') : this.str.t('loadMore')}
-    </button>`
+  /** Under a list with rows: a failure with Retry (a later page's loads that page again), then Load more. */
+  private more(l: AuthorListValue) {
+    const s = this.str
+    return html`${l.error ? errorState(s.t('error'), s.t('retry'), () => retryPaged(l)) : nothing}
+    ${l.hasMore
+      ? html`<button type="button" part="load-more" class="vk-button" ?disabled=${l.loadingMore} aria-busy=${l.loadingMore ? 'true' : 'false'} @click=${() => l.loadMore()}>
+          ${l.loadingMore ? s.t('loadingMore') : s.t('loadMore')}
+        </button>`
+      : nothing}`
   }
 
   private takesPanel() {
@@ -155,7 +161,7 @@ export class VkAuthorTakes extends VkElement {
     return html`<div class="toolbar">
         <button type="button" part="sort" class="vk-button" aria-pressed=${String(this.byOdds)} @click=${() => (this.byOdds = !this.byOdds)}>${s.t('sortByOdds')}</button>
       </div>
-      ${this.list(posts, d.results, d.labels, d.titles, true)} ${this.loadMore(d.hasMore, d.loading, d.loadMore)}`
+      ${this.list(posts, d.results, d.labels, d.titles, true)} ${this.more(d)}`
   }
 
   private discussionPanel() {
@@ -165,7 +171,7 @@ export class VkAuthorTakes extends VkElement {
     if (c.error && !c.posts.length) return errorStateOf(d, s.t('error'), s.t('retry'))
     if (c.loading && !c.posts.length) return loadingState(s.t('loading'))
     if (!c.posts.length) return emptyState(this.rs.t('profileNoDiscussion'))
-    return html`${this.list(c.posts, d.results, d.labels, d.titles, false)} ${this.loadMore(c.hasMore, c.loading, c.loadMore)}`
+    return html`${this.list(c.posts, d.results, d.labels, d.titles, false)} ${this.more(c)}`
   }
 
   override render() {

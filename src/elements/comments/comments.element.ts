@@ -3,6 +3,7 @@ import { repeat } from 'lit/directives/repeat.js'
 import type { SubjectType } from '../../contract/ids.ts'
 import type { OutcomeLabel, Post } from '../../contract/types.ts'
 import { Composer, composerStyles } from '../shared/composer.ts'
+import { writeFailureText } from '../shared/failures.ts'
 import { warmFormatters } from '../shared/format.ts'
 import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
@@ -47,14 +48,18 @@ function afterNextPaint(): Promise<void> {
  * The thinner thread (§4.4.2): Edit and Delete appear only when `viewer` is set and the post is the
  * viewer's. Signed out, writing asks the page to sign in (`vk-require-sign-in`). Posts that arrive live
  * show as "N new" and are merged only when the reader asks, so the scroll position never jumps.
+ * With `room`, new posts go into that room: a refused post reads as the spec's sentence ('join this room
+ * to post in it', 'you left this room — rejoin to post'), a string of the `comments` slice like every
+ * failure; the service's own message is only in `vk-error`.
  *
  * @event vk-require-sign-in - A signed-out reader tried to write (`detail.action`: post, agree, reply).
  * @event vk-post-created - A post or reply was written here.
  * @event vk-tail - Tail was pressed on a take (see `<vk-take-card>`).
- * @event vk-error - A write failed.
+ * @event vk-error - A write failed (a post here, or a card's write); `detail.error` is the failure.
  *
  * @csspart thread - The whole thread.
  * @csspart composer - The new-post form (absent with `read-only`).
+ * @csspart failure - The composer's failure line.
  * @csspart input - The composer's textarea.
  * @csspart submit - The composer's Post button.
  * @csspart new-bar - The "N new" bar.
@@ -224,7 +229,7 @@ export class VkComments extends VkElement {
     if (this.readOnly) return nothing
     const t = (k: keyof CommentsStrings) => this.str.t(k)
     return html`${this.composer.render(
-      { label: t('composerLabel'), placeholder: t('composerPlaceholder'), submit: t('post'), busy: t('posting'), failed: t('postFailed') },
+      { label: t('composerLabel'), placeholder: t('composerPlaceholder'), submit: t('post'), busy: t('posting'), failed: (e) => writeFailureText(this.str, e, 'postFailed') },
       { id: 'vk-composer' },
     )}${this.session.value ? nothing : html`<p class="hint" part="hint">${t('signInToPost')}</p>`}`
   }
@@ -265,7 +270,7 @@ export class VkComments extends VkElement {
       ${this.composerView()}
       <div part="new-bar" class="new-bar" aria-live="polite">
         ${v.newCount > 0
-          ? html`<button type="button" class="vk-button primary" @click=${this.showNew}>${t('newPosts', { count: v.newCount })} · ${t('showNew')}</button>`
+          ? html`<button type="button" class="vk-button primary" @click=${this.showNew}>${this.str.t('newPostsShow', { newPosts: t('newPosts', { count: v.newCount }), show: t('showNew') })}</button>`
           : nothing}
       </div>
       ${body}

@@ -1,4 +1,4 @@
-import { html, nothing } from 'lit'
+import { html, nothing, type PropertyValues } from 'lit'
 import { repeat } from 'lit/directives/repeat.js'
 import type { Post, Settlement, Signal } from '../../contract/types.ts'
 import { sideLabel } from '../../core/index.ts'
@@ -18,13 +18,23 @@ import { communityStyles } from './community-takes.styles.ts'
 type Row = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Signal; key: string }
 
 /**
+ * Pages read on their own while `includePost` / `includeSignal` leave nothing of the pages read so far
+ * (a page of other venues' takes is not "no takes yet"); past them, Load more is offered.
+ */
+export const AUTO_PAGES = 5
+
+/**
  * @summary The home community tab: ranked takes with their signals, and the for-you rail (§4.4.3).
  *
  * - `scope`: `global` (default), `following`, or `subject` with `subject-type` / `subject-ref`.
  * - `includePost(post)` / `includeSignal(signal)`: the venue's filters (properties, functions returning
  *   true to keep). Without them the venue shows every take on the platform. The server's order is kept.
  * - `empty-fallback="global"`: when a `following` or `subject` scope is empty, shows everyone's takes
- *   with a notice.
+ *   with a notice. Empty means read to its end with nothing kept: while the filters keep nothing and more
+ *   pages exist, the next pages are read on their own (up to `AUTO_PAGES`, then Load more).
+ * - Scope `following` needs a session (§4.1 rule 4): signed out it is not read; the element shows
+ *   everyone's takes with a sign-in notice under `empty-fallback="global"`, else a sign-in hint, and reads
+ *   the following feed once the reader signs in.
  * - Signals with `attachTo` are lines under their post; the others are quiet rows of their own, placed
  *   before the post named by `before` (after the last post when null).
  * - Replies written here go to the post's own thread, so they are read on the market page.
@@ -34,13 +44,15 @@ type Row = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Sig
  * @event vk-require-sign-in - A signed-out reader pressed Agree or Reply.
  * @event vk-tail - Tail was pressed on a take.
  * @event vk-open-market - A market was pressed (card, signal or rail).
- * @event vk-sign-in - The rail's hint Sign in button was pressed.
+ * @event vk-sign-in - A Sign in button was pressed (the rail's hint, or the `following` scope's, signed out).
  * @event vk-post-created - A reply was written from a card.
  *
  * @csspart takes - The whole element.
  * @csspart for-you - The for-you rail (`<vk-for-you-rail>`, its own parts are exported as `rail-*`).
  * @csspart feed - The takes.
  * @csspart notice - The fallback notice.
+ * @csspart sign-in-hint - Scope `following` signed out, without a fallback: why nothing shows.
+ * @csspart sign-in - Its Sign in button.
  * @csspart sort-label - The 'ranked by record' label.
  * @csspart list - The list of rows.
  * @csspart row - One take with its lines and replies (`id="vk-post-<id>"`).
@@ -76,16 +88,50 @@ export class VkCommunityTakes extends VkFeedQuery {
 
   private readonly primary = new StoreBinding(this, () => this.feedStore())
   private readonly fallback = new StoreBinding(this, () => (this.fallingBack() ? this.feedStore('global') : null))
+  /** The feed value drawn by the last render and how many rows it kept (read by `updated`). */
+  private shown: { v: FeedValue; count: number } | null = null
+  /** The pages read on their own for one feed (`load`: its loadMore); `seen` its post count then. */
+  private readonly filling = { load: null as FeedValue['loadMore'] | null, pages: 0, seen: 0, busy: false }
 
   private keep(p: Post) {
     return !this.includePost || this.includePost(p)
   }
 
-  /** The first scope is following/subject, fully read, and has nothing to show. */
+  /** The first scope is following/subject and has nothing to show: fully read, or `following` signed out. */
   private fallingBack(): boolean {
     const v = this.primary.value
     if (this.emptyFallback !== 'global' || !this.scope || this.scope === 'global' || !v) return false
+    if (v.needsSession) return true
     return !v.loading && !v.error && !v.hasMore && !v.posts.some((p) => this.keep(p))
+  }
+
+  /**
+   * While the shown feed keeps no row and has more pages, reads the next one (no "No takes yet." over
+   * pages not read yet), up to `AUTO_PAGES` pages per feed; then Load more is offered. Counting starts
+   * again when the feed is another or was re-read from its first page.
+   */
+  private fill() {
+    const shown = this.shown
+    if (!shown) return
+    const { v, count } = shown
+    const f = this.filling
+    if (f.load !== v.loadMore || v.posts.length < f.seen) Object.assign(f, { load: v.loadMore, pages: 0 })
+    f.seen = v.posts.length
+    if (count || !v.hasMore || v.loading || v.loadingMore || v.error || f.busy || f.pages >= AUTO_PAGES) return
+    f.pages++
+    f.busy = true
+    // After this update (a store change during `updated` would schedule another one at once).
+    queueMicrotask(() =>
+      void v.loadMore().finally(() => {
+        f.busy = false
+        this.requestUpdate()
+      }),
+    )
+  }
+
+  override updated(changed: PropertyValues) {
+    super.updated(changed)
+    this.fill()
   }
 
   /** Posts kept by `includePost`, each with its signal lines, and the quiet signal rows between them. */
@@ -124,14 +170,14 @@ export class VkCommunityTakes extends VkFeedQuery {
   }
 
   private signalText(v: FeedValue, s: Signal) {
-    const side = sideLabel(v.labels[s.marketId.toLowerCase()], s.side) ?? `#${s.side + 1}`
+    const side = sideLabel(v.labels[s.marketId.toLowerCase()], s.side) ?? this.str.t('sideNumber', { n: s.side + 1 })
     return this.str.t('signalCallersMoved', { count: s.count, side })
   }
 
   private settlementText(v: FeedValue, s: Settlement) {
     const outcome = 'winner' in s.result ? sideLabel(v.labels[s.marketId.toLowerCase()], s.result.winner) : null
     const head = 'void' in s.result ? this.str.t('settlementVoid') : this.str.t('settlementResolved', { outcome: outcome ?? '' })
-    return `${head} · ${this.str.t('settlementTally', { right: s.right, wrong: s.wrong })}`
+    return this.str.t('settlementLine', { head, tally: this.str.t('settlementTally', { right: s.right, wrong: s.wrong }) })
   }
 
   private row(v: FeedValue, r: Row) {
@@ -164,13 +210,16 @@ export class VkCommunityTakes extends VkFeedQuery {
   }
 
   private feedView() {
+    this.shown = null
     const primary = this.primary.value
     if (!primary) return nothing
     const falling = this.fallingBack()
+    if (primary.needsSession && !falling) return this.signInHint()
     const v = (falling ? this.fallback.value : primary) as FeedValue | undefined
     const t = (k: keyof CommentsStrings) => this.str.t(k)
     if (!v) return nothing
     const rows = this.rows(v)
+    this.shown = { v, count: rows.length }
     const body = pagedBody(v, rows.length, commentsPaged(this.str, 'emptyFeed'), () =>
       html`<ol part="list" class="list">
         ${repeat(
@@ -181,7 +230,7 @@ export class VkCommunityTakes extends VkFeedQuery {
       </ol>`,
     )
     return html`<section part="feed" class="feed" aria-label=${t('feedLabel')} aria-busy=${v.loading ? 'true' : 'false'}>
-      ${falling ? html`<p part="notice" class="notice" role="status">${t('fallbackNotice')}</p>` : nothing}
+      ${falling ? html`<p part="notice" class="notice" role="status">${t(primary.needsSession ? 'fallbackSignedOut' : 'fallbackNotice')}</p>` : nothing}
       ${this.sortLabel(v)} ${body}
     </section>`
   }

@@ -65,12 +65,17 @@ export class VkFeedQuery extends VkElement {
   /**
    * The feed store of `scope` (the element's own by default) with the element's sort, venue, room and
    * limit; null until the context is there, and while a `subject` scope lacks its subject.
+   *
+   * The element's own scope is asked with its subject whatever the scope, so a subject given with `global`
+   * (the default) or `following` gets the store's warning (§4.3 useFeed "warns when a subject is passed with
+   * global or following"); the store reads without it (§4.1 rule 3). Another scope (a fallback) goes without.
    */
-  protected feedStore(scope: FeedScope = this.scope || 'global') {
+  protected feedStore(scope?: FeedScope) {
     const vk = this.vk.value
-    if (!vk || (scope === 'subject' && !(this.subjectType && this.subjectRef))) return null
-    const subject = scope === 'subject' ? { subjectType: this.subjectType, subjectRef: this.subjectRef } : {}
-    return vk.feed(scope, { ...subject, sort: this.sort || undefined, venue: this.venue || undefined, room: this.room || undefined, limit: this.limit || undefined })
+    const s = scope ?? (this.scope || 'global')
+    if (!vk || (s === 'subject' && !(this.subjectType && this.subjectRef))) return null
+    const subject = !scope || s === 'subject' ? { subjectType: this.subjectType || undefined, subjectRef: this.subjectRef || undefined } : {}
+    return vk.feed(s, { ...subject, sort: this.sort || undefined, venue: this.venue || undefined, room: this.room || undefined, limit: this.limit || undefined })
   }
 
   /** One take card of the page, with its market's labels and title; a reply's card leaves the market line out. */
@@ -87,6 +92,16 @@ export class VkFeedQuery extends VkElement {
       .roomStrings=${this.roomStrings}
       .locale=${this.locale}
     ></vk-take-card>`
+  }
+
+  /** Scope `following` signed out (§4.1 rule 4: it needs a session): a hint and Sign in, not an empty feed. */
+  protected signInHint() {
+    return html`<section part="feed" class="feed" aria-label=${this.str.t('feedLabel')}>
+      <div part="sign-in-hint" class="sign-in-hint">
+        <p>${this.str.t('followingSignIn')}</p>
+        <button type="button" part="sign-in" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${this.str.t('signInAction')}</button>
+      </div>
+    </section>`
   }
 
   /** 'ranked by record' whenever the page is ranked by record, asked or answered (§4.4 rule 8). */

@@ -18,6 +18,7 @@ import { feedStyles } from './feed.styles.ts'
  * @event vk-tail - Tail was pressed on a take.
  * @event vk-open-market - A card's market line was pressed.
  * @event vk-post-created - A reply was written from a card.
+ * @event vk-sign-in - Sign in was pressed: scope `following` signed out (§4.1 rule 4), which is not read.
  *
  * @csspart feed - The whole feed.
  * @csspart sort-label - The 'ranked by record' label.
@@ -28,6 +29,8 @@ import { feedStyles } from './feed.styles.ts'
  * @csspart empty - The empty state.
  * @csspart error - The error state.
  * @csspart retry - The Retry button.
+ * @csspart sign-in-hint - Scope `following` signed out: why nothing shows.
+ * @csspart sign-in - Its Sign in button.
  *
  * @cssproperty --vk-color-border - Row separators.
  * @cssproperty --vk-color-muted - The sort label.
@@ -40,6 +43,7 @@ export class VkFeed extends VkFeedQuery {
   override render() {
     const v = this.feed.value
     if (!v) return nothing
+    if (v.needsSession) return this.signInHint()
     const body = pagedBody(v, v.posts.length, commentsPaged(this.str, 'emptyFeed'), () =>
       html`<ol part="list" class="list">
         ${repeat(

@@ -15,4 +15,16 @@ export const feedStyles = css`
   .more {
     justify-self: center;
   }
+  .sign-in-hint {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: center;
+    gap: var(--_vk-space-2);
+    padding: var(--_vk-space-4) 0;
+    color: var(--_vk-color-muted);
+  }
+  .sign-in-hint p {
+    margin: 0;
+  }
 `

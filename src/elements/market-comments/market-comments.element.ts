@@ -19,10 +19,11 @@ const FOCUS_PAGES_MAX = 10
  * @event vk-require-sign-in - A signed-out reader tried to write (`detail.action`: post, agree, reply).
  * @event vk-post-created - A post or reply was written here.
  * @event vk-tail - Tail was pressed on a take (see `<vk-take-card>`).
- * @event vk-error - A write failed.
+ * @event vk-error - A write failed (a post here, or a card's write); `detail.error` is the failure.
  *
  * @csspart thread - The whole thread.
  * @csspart composer - The new-post form (absent with `read-only`).
+ * @csspart failure - The composer's failure line.
  * @csspart input - The composer's textarea.
  * @csspart submit - The composer's Post button.
  * @csspart new-bar - The "N new" bar.

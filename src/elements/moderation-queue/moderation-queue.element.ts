@@ -1,8 +1,9 @@
 import { html, nothing } from 'lit'
 import type { ModQueueItem, ModState } from '../../contract/types.ts'
+import { failureText } from '../shared/failures.ts'
 import { absoluteTime } from '../shared/format.ts'
 import { displayName } from '../shared/identity.ts'
-import { emptyState, errorState, loadingState } from '../shared/states.ts'
+import { emptyState, errorState, loadingState, retryPaged } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { tabList } from '../shared/tabs.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -19,7 +20,8 @@ const TABS: ModState[] = ['open', 'actioned']
 interface RowStatus {
   action: Action
   phase: 'pending' | 'done' | 'failed'
-  message?: string
+  /** A failure's error (its sentence is looked up by code when shown). */
+  error?: unknown
 }
 
 /**
@@ -29,10 +31,13 @@ interface RowStatus {
  * post's author). No action is optimistic: the row shows it pending, then its result, and the queue is
  * read again. Posts the report threshold already hid are marked. A reader who cannot moderate sees
  * "you can't moderate this venue" — its own state, never an empty queue (§4.4 rule 6).
+ * A failed action or page says why in a string of the `moderation` slice chosen by the error's code
+ * (`failGeneric` when it has none); a failed later page keeps the rows above its error line and Retry.
  *
  * @event vk-open-post - The moderator opened a post (spec `onOpenPost`).
  * @event vk-moderated - An action completed.
  * @event vk-sign-in - A signed-out reader asked to sign in.
+ * @event vk-error - An action failed; `detail.error` is the failure.
  *
  * @csspart queue - The whole queue.
  * @csspart header - Title.
@@ -51,7 +56,7 @@ interface RowStatus {
  * @csspart forbidden - The reader cannot moderate.
  * @csspart loading - Loading skeleton.
  * @csspart empty - Nothing in this tab.
- * @csspart error - Failure and its Retry button.
+ * @csspart error - Failure and its Retry button (also under the rows when a later page failed).
  * @csspart retry - The Retry button.
  *
  * @cssproperty --vk-color-border - Row separators and tab underline.
@@ -110,10 +115,10 @@ export class VkModerationQueue extends VkElement {
       this.status = { ...this.status, [key]: { action, phase: 'done' } }
       this.announce = s.t('done', { action: s.t(action) })
       this.emit('vk-moderated', action === 'ban' || action === 'unban' ? { action, wallet: item.post.author } : { action, postId: item.post.id })
-    } catch (e) {
-      const message = e instanceof Error ? e.message : ''
-      this.status = { ...this.status, [key]: { action, phase: 'failed', message } }
-      this.announce = s.t('failed', { action: s.t(action), message })
+    } catch (error) {
+      this.status = { ...this.status, [key]: { action, phase: 'failed', error } }
+      this.announce = s.t('failed', { action: s.t(action), message: failureText(s, error, 'failGeneric') })
+      this.emit('vk-error', { error })
     }
   }
 
@@ -122,7 +127,7 @@ export class VkModerationQueue extends VkElement {
     const s = this.str
     if (st.phase === 'pending') return html`<p part="row-status" class="pending" aria-busy="true">${s.t('pending')}</p>`
     if (st.phase === 'done') return html`<p part="row-status">${s.t('done', { action: s.t(st.action) })}</p>`
-    return html`<p part="row-status" class="failed">${s.t('failed', { action: s.t(st.action), message: st.message })}</p>`
+    return html`<p part="row-status" class="failed">${s.t('failed', { action: s.t(st.action), message: failureText(s, st.error, 'failGeneric') })}</p>`
   }
 
   private row(item: ModQueueItem) {
@@ -170,7 +175,9 @@ export class VkModerationQueue extends VkElement {
     if (q.error && !q.items.length) return errorState(s.t('error'), s.t('retry'), () => q.refresh())
     if (q.loading && !q.items.length) return loadingState(s.t('loading'))
     if (!q.items.length) return emptyState(s.t(this.tab === 'open' ? 'empty' : 'emptyActioned'))
+    // A failure under the rows: Retry loads a failed later page again, else re-reads the queue.
     return html`<ul part="list">${q.items.map((i) => this.row(i))}</ul>
+      ${q.error ? errorState(s.t('error'), s.t('retry'), () => retryPaged(q)) : nothing}
       ${q.nextCursor
         ? html`<button type="button" part="load-more" class="vk-button" ?disabled=${q.loadingMore} aria-busy=${q.loadingMore ? 'true' : 'false'} @click=${() => q.loadMore()}>
             ${q.loadingMore ? s.t('loadingMore') : s.t('loadMore')}

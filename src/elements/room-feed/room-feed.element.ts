@@ -3,8 +3,9 @@ import { repeat } from 'lit/directives/repeat.js'
 import { UNFOLLOWABLE_NODE_TYPES, type NodeType, type SubjectType } from '../../contract/ids.ts'
 import type { FeedSort, Market, Post } from '../../contract/types.ts'
 import { Composer } from '../shared/composer.ts'
+import { failureText, writeFailureText } from '../shared/failures.ts'
 import { relativeTime } from '../shared/format.ts'
-import { emptyState, errorState, loadingState } from '../shared/states.ts'
+import { emptyState, errorState, loadingState, retryPaged } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
 import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
@@ -19,10 +20,6 @@ import { styles } from './room-feed.styles.ts'
 /** `"false"` turns a default-on feature off; any other value (or none) leaves it on. */
 const onUnlessFalse = { fromAttribute: (v: string | null) => v !== 'false', toAttribute: (v: boolean) => (v ? null : 'false') }
 
-/** The spec's words for a refused post, by the service's code (§7); other failures keep the service's sentence. */
-const REFUSALS: Record<string, keyof RoomStrings> = { 'room-join-required': 'joinToPost', 'room-left': 'leftRoom', 'room-not-open': 'joinRefused' }
-const codeOf = (e: unknown) => (e && typeof e === 'object' && 'code' in e ? String((e as { code: unknown }).code) : '')
-
 /**
  * @summary A room: its discussion ranked by record, its markets closing soon, the For-you rail, the take
  * prompt after a buy, and a Join card for a signed-in non-member.
@@ -32,10 +29,12 @@ const codeOf = (e: unknown) => (e && typeof e === 'object' && 'code' in e ? Stri
  *
  * - Join card: only for a signed-in reader whose membership is known to be false (never while it is
  *   unknown, `member === null`); `membership="false"` turns it off. Joining a private room shows
- *   'this room is not open to join'; another venue's room shows the service's error.
+ *   'this room is not open to join'; another venue's room shows `failRoomOtherVenue`, never invite-only.
  * - The composer is never hidden from a non-member: posting makes a follower of the room's subject a
- *   member, and everyone else gets the service's refusal, word for word ('join this room to post in it',
- *   'you left this room — rejoin to post').
+ *   member, and everyone else gets the spec's refusal ('join this room to post in it',
+ *   'you left this room — rejoin to post'), looked up by the service's code so it translates.
+ * - Every failure line is a string of the `room` slice chosen by the error's code (`shared/failures.ts`);
+ *   the service's own message is only in `vk-error`'s detail.
  * - The take prompt shows after a buy only when a `<vk-platform-provider>` is above the room;
  *   `take-prompt="false"` turns it off.
  * - Rows get Tail only when `onTail` is set.
@@ -46,6 +45,7 @@ const codeOf = (e: unknown) => (e && typeof e === 'object' && 'code' in e ? Stri
  * @event vk-membership-change - The reader joined or left.
  * @event vk-post-created - A post was written here.
  * @event vk-tail - Tail was pressed on a take (with `onTail`).
+ * @event vk-error - A post, join or leave failed (also a reply or edit from a row); `detail.error` is the failure.
  *
  * @csspart room - The whole room.
  * @csspart header - Title, headcount, Follow and Leave.
@@ -156,10 +156,10 @@ export class VkRoomFeed extends VkElement {
     return this.subjectType && this.subjectRef ? [this.subjectType, this.subjectRef] : null
   }
 
-  private failure(e: unknown, fallback: keyof RoomStrings): string {
-    const key = REFUSALS[codeOf(e)]
-    if (key) return this.str.t(key)
-    return e instanceof Error && e.message ? e.message : this.str.t(fallback)
+  /** Shows a failed post, join or leave by the composer or the Join card, and reports it (`vk-error`). */
+  private failed(at: 'membership' | 'post', error: unknown) {
+    this.refusal = { at, text: at === 'post' ? writeFailureText(this.str, error, 'postFailed') : failureText(this.str, error, 'failGeneric') }
+    this.emit('vk-error', { error })
   }
 
   private async send(body: string) {
@@ -177,7 +177,7 @@ export class VkRoomFeed extends VkElement {
       this.member.value?.refresh()
       this.emit('vk-post-created', { post })
     } catch (e) {
-      this.refusal = { at: 'post', text: this.failure(e, 'postFailed') }
+      this.failed('post', e)
       return false
     }
   }
@@ -191,7 +191,7 @@ export class VkRoomFeed extends VkElement {
       if (r.refused) this.refusal = { at: 'membership', text: this.str.t('joinRefused') }
       else this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: true })
     } catch (e) {
-      this.refusal = { at: 'membership', text: this.failure(e, 'error') }
+      this.failed('membership', e)
     }
   }
 
@@ -203,7 +203,7 @@ export class VkRoomFeed extends VkElement {
       await m.leave()
       this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: false })
     } catch (e) {
-      this.refusal = { at: 'membership', text: this.failure(e, 'error') }
+      this.failed('membership', e)
     }
   }
 
@@ -300,7 +300,7 @@ export class VkRoomFeed extends VkElement {
             },
           )}
         </ol>
-        ${v.error ? errorState(s.t('error'), s.t('retry'), () => v.loadMore()) : nothing}
+        ${v.error ? errorState(s.t('error'), s.t('retry'), () => retryPaged(v)) : nothing}
         ${v.hasMore
           ? html`<button type="button" part="more" class="vk-button" ?disabled=${v.loadingMore} aria-busy=${v.loadingMore ? 'true' : 'false'} @click=${() => v.loadMore()}>
               ${v.loadingMore ? s.t('loadingMore') : s.t('loadMore')}

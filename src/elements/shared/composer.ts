@@ -3,17 +3,21 @@
  * a labelled textarea and a submit button in a `<form>`, the text kept across renders, busy while
  * sending, a failure sentence (role=alert) when the send throws. Ctrl/Cmd+Enter submits.
  * `send` returning `false` means "not sent, keep the text, no failure" (e.g. sign-in required).
+ * A send that throws keeps the text, shows `failed` (a sentence, or one chosen for the error: see
+ * `shared/failures.ts`) and fires `vk-error` from the host with the error, like every element's failure.
  */
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit'
 import { live } from 'lit/directives/live.js'
 import { LIMITS } from '../../contract/limits.ts'
+import type { VkElement } from './vk-element.ts'
 
 export interface ComposerText {
   label: string
   placeholder: string
   submit: string
   busy: string
-  failed: string
+  /** The failure sentence, or a function choosing it for the error the send threw. */
+  failed: string | ((error: unknown) => string)
   /** Shown as a Cancel button when set. */
   cancel?: string
 }
@@ -22,9 +26,11 @@ export class Composer implements ReactiveController {
   value = ''
   pending = false
   failed = false
+  /** What the last send threw (while `failed`). */
+  error: unknown = null
 
   constructor(
-    private readonly host: ReactiveControllerHost,
+    private readonly host: ReactiveControllerHost & Pick<VkElement, 'emit'>,
     private readonly send: (body: string) => Promise<boolean | void>,
     private readonly onCancel?: () => void,
     private readonly maxLength: number = LIMITS.bodyMaxChars,
@@ -37,6 +43,7 @@ export class Composer implements ReactiveController {
   reset(value = '') {
     this.value = value
     this.failed = false
+    this.error = null
     this.host.requestUpdate()
   }
 
@@ -47,11 +54,14 @@ export class Composer implements ReactiveController {
     if (!body || this.pending) return area?.focus()
     this.pending = true
     this.failed = false
+    this.error = null
     this.host.requestUpdate()
     try {
       if ((await this.send(body)) !== false) this.value = ''
-    } catch {
+    } catch (error) {
       this.failed = true
+      this.error = error
+      this.host.emit('vk-error', { error })
     } finally {
       this.pending = false
       this.host.requestUpdate()
@@ -75,7 +85,9 @@ export class Composer implements ReactiveController {
         }}
       ></textarea>
       <div class="vk-composer-actions">
-        ${this.failed ? html`<span class="vk-composer-failed" role="alert">${text.failed}</span>` : nothing}
+        ${this.failed
+          ? html`<span part="failure" class="vk-composer-failed" role="alert">${typeof text.failed === 'function' ? text.failed(this.error) : text.failed}</span>`
+          : nothing}
         ${text.cancel
           ? html`<button type="button" class="vk-button" part="cancel" @click=${() => (this.reset(), this.onCancel?.())}>${text.cancel}</button>`
           : nothing}

@@ -30,6 +30,8 @@ export function errorState(text: string, retryLabel: string, retry: () => void) 
 export interface PagedValue {
   loading: boolean
   error: unknown
+  /** Set when `error` is a later page's (Retry loads that page again); otherwise Retry re-reads the first page. */
+  loadMoreError?: unknown
   hasMore: boolean
   loadingMore?: boolean
   loadMore(): unknown
@@ -44,18 +46,30 @@ export interface PagedStrings {
   loadingMore: string
 }
 
+/** Retry for a paged value: a failed later page is loaded again; any other failure re-reads the first page. */
+export const retryPaged = (v: Pick<PagedValue, 'loadMoreError' | 'loadMore' | 'refresh'>) => (v.loadMoreError ? v.loadMore() : v.refresh())
+
 /**
  * The body of a paged list: the skeleton, the error with Retry, or the empty state while there is
- * nothing to show; else the list, a failure line (a later page failed) and Load more (part `more`).
+ * nothing to show; else the list, a failure line and Load more (part `more`). Retry re-reads the first
+ * page unless the failure is a later page's (`loadMoreError`), which it loads again.
+ *
+ * Nothing to show while more pages exist (every row of the pages read so far left out by a filter) is
+ * not empty: the skeleton while a page is loading, else Load more.
  */
 export function pagedBody(v: PagedValue, count: number, s: PagedStrings, list: () => unknown) {
-  if (!count) return v.loading ? loadingState(s.loading) : v.error ? errorState(s.error, s.retry, () => v.refresh()) : emptyState(s.empty)
-  return html`${list()} ${v.error ? errorState(s.error, s.retry, () => (v.hasMore ? v.loadMore() : v.refresh())) : nothing}
-  ${v.hasMore
+  const error = v.error ? errorState(s.error, s.retry, () => retryPaged(v)) : nothing
+  const more = v.hasMore
     ? html`<button type="button" part="more" class="vk-button more" ?disabled=${!!v.loadingMore} @click=${() => v.loadMore()}>
         ${v.loadingMore ? s.loadingMore : s.loadMore}
       </button>`
-    : nothing}`
+    : nothing
+  if (!count) {
+    if (v.loading || (v.hasMore && v.loadingMore)) return loadingState(s.loading)
+    if (v.error) return error
+    return v.hasMore ? more : emptyState(s.empty)
+  }
+  return html`${list()} ${error} ${more}`
 }
 
 /** PagedStrings from the `comments` slice. */

@@ -2,6 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit'
 import type { OutcomeLabel, Post } from '../../contract/types.ts'
 import { formatAmount, sideLabel, takeReceipt } from '../../core/index.ts'
 import { Composer } from '../shared/composer.ts'
+import { failureText, writeFailureText } from '../shared/failures.ts'
 import { absoluteTime, formatBps, relativeTime } from '../shared/format.ts'
 import { displayName, isSessionsPost, isViewersPost, safeAvatarUrl } from '../shared/identity.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
@@ -29,12 +30,15 @@ let seq = 0
  * - Name and avatar come from the batched profiles store; a rank is shown only with its population
  *   (`<vk-record-chip>`, when the post carries `record`).
  * - `read-only` leaves every write control out of the DOM.
+ * - A failed reply, edit or report keeps its text and says why in a string of the `comments` slice chosen
+ *   by the error's code: a reply into a room the reader left reads 'you left this room — rejoin to post',
+ *   a non-member's 'join this room to post in it' (§7). The service's own message is only in `vk-error`.
  *
  * @event vk-require-sign-in - A signed-out reader pressed Agree or Reply (`detail.action`).
  * @event vk-tail - Tail was pressed. Call `preventDefault()` to stop the default (opening checkout through the adapter).
  * @event vk-post-created - A reply was written here.
  * @event vk-open-market - The market line was pressed (`show-market`).
- * @event vk-error - A write failed; `detail.error` is the failure.
+ * @event vk-error - A write failed (agree, reply, edit, delete, report); `detail.error` is the failure.
  *
  * @csspart card - The whole card.
  * @csspart header - Avatar, author, record, time.
@@ -54,6 +58,7 @@ let seq = 0
  * @csspart delete - The Delete button.
  * @csspart report - The Report button.
  * @csspart composer - The reply, edit and report forms.
+ * @csspart failure - A form's failure line.
  * @csspart notice - Status lines (hidden notice, reported, failures).
  *
  * @cssproperty --vk-color-yes - Stance chip of the first outcome, right receipts.
@@ -257,10 +262,15 @@ export class VkTakeCard extends VkElement {
     return this.labels ?? this.market.value?.market?.outcomes
   }
 
+  /** The side's label, or its number ('#2') while the market's labels are unknown. */
+  private sideOf(side: number): string {
+    return sideLabel(this.outcomes(), side) ?? this.str.t('sideNumber', { n: side + 1 })
+  }
+
   private stanceChip(p: Post) {
     const s = p.stance
     if (!s) return nothing
-    const side = sideLabel(this.outcomes(), s.side) ?? `#${s.side + 1}`
+    const side = this.sideOf(s.side)
     const decimals = this.market.value?.market?.decimals
     let size: string | null
     try {
@@ -319,7 +329,7 @@ export class VkTakeCard extends VkElement {
       ${p.parentId
         ? nothing
         : html`<button type="button" part="reply" class="action" aria-expanded=${this.replying ? 'true' : 'false'} @click=${this.openReply}>
-            ${p.replies ? `${t('reply')} · ${this.str.t('replies', { count: p.replies })}` : t('reply')}
+            ${p.replies ? t('replyWithCount', { reply: t('reply'), replies: t('replies', { count: p.replies }) }) : t('reply')}
           </button>`}
       ${tailable ? this.tailButton(p) : nothing}
       ${mine
@@ -331,7 +341,7 @@ export class VkTakeCard extends VkElement {
   }
 
   private tailButton(p: Post) {
-    const side = sideLabel(this.outcomes(), p.stance!.side) ?? `#${p.stance!.side + 1}`
+    const side = this.sideOf(p.stance!.side)
     return html`<button type="button" part="tail" class="action" @click=${this.tail}>
       ${this.str.t('tail')}<span class="vk-visually-hidden"> (${this.str.t('tailLabel', { side })})</span>
     </button>`
@@ -343,7 +353,7 @@ export class VkTakeCard extends VkElement {
     switch (this.mode) {
       case 'edit':
         return this.editForm.render(
-          { label: t('editLabel'), placeholder: t('composerPlaceholder'), submit: t('save'), busy: t('posting'), failed: t('editFailed'), cancel: t('cancel') },
+          { label: t('editLabel'), placeholder: t('composerPlaceholder'), submit: t('save'), busy: t('posting'), failed: (e) => failureText(this.str, e, 'editFailed'), cancel: t('cancel') },
           { id: `${this.uid}-edit`, rows: 3 },
         )
       case 'delete':
@@ -354,7 +364,7 @@ export class VkTakeCard extends VkElement {
         </div>`
       case 'report':
         return this.reportForm.render(
-          { label: t('reportReason'), placeholder: t('reportReason'), submit: t('reportSend'), busy: t('posting'), failed: t('reportFailed'), cancel: t('cancel') },
+          { label: t('reportReason'), placeholder: t('reportReason'), submit: t('reportSend'), busy: t('posting'), failed: (e) => failureText(this.str, e, 'reportFailed'), cancel: t('cancel') },
           { id: `${this.uid}-report`, rows: 2 },
         )
       case 'reported':
@@ -376,7 +386,7 @@ export class VkTakeCard extends VkElement {
         <span part="author" class="author" id="${this.uid}-author" title=${p.author}>${name}</span>
         ${'record' in p ? html`<vk-record-chip .record=${p.record ?? null} .strings=${this.roomStrings} .locale=${this.locale}></vk-record-chip>` : nothing}
         <time part="time" class="time" datetime=${p.createdAt} title=${absoluteTime(p.createdAt, locale)}>${relativeTime(p.createdAt, locale)}</time>
-        ${p.editedAt ? html`<span class="muted">· ${this.str.t('edited')}</span>` : nothing}
+        ${p.editedAt ? html`<span class="muted">${this.str.t('editedMark', { edited: this.str.t('edited') })}</span>` : nothing}
       </header>
       ${this.showMarket && title && p.subjectType === 'event'
         ? html`<p class="market-line"><button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: p.subjectRef })}>${title}</button></p>`
@@ -399,7 +409,7 @@ export class VkTakeCard extends VkElement {
               placeholder: this.str.t('replyPlaceholder'),
               submit: this.str.t('reply'),
               busy: this.str.t('posting'),
-              failed: this.str.t('postFailed'),
+              failed: (e) => writeFailureText(this.str, e, 'postFailed'),
               cancel: this.str.t('cancel'),
             },
             { id: `${this.uid}-reply` },

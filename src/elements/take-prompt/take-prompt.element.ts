@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit'
+import { failureText } from '../shared/failures.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
 import type { RoomStrings } from '../shared/strings/index.ts'
@@ -13,9 +14,12 @@ import { styles } from './take-prompt.styles.ts'
  * side; a silent one-tap send never opens it. Skip is always one tap. Posting the reason writes a take whose
  * stance the server proves. An answer is remembered across reloads; a reload without an answer asks again;
  * a buy of the other side or of another market asks again. Put it inside a `<vk-platform-provider>`.
+ * A failed post keeps the prompt open with the reason, and says why in a string of the `room` slice
+ * chosen by the error's code (`promptFailed` when it has none); the service's message is only in `vk-error`.
  *
  * @event vk-take-prompt-answered - Skipped or posted; `detail` names the market, side and answer.
  * @event vk-post-created - The reason was posted as a take.
+ * @event vk-error - Posting the take failed; `detail.error` is the failure.
  *
  * @csspart prompt - The prompt.
  * @csspart title - 'Why {side}?'.
@@ -46,7 +50,8 @@ export class VkTakePrompt extends VkElement {
   /** Locale for the built-in strings. */
   declare locale: string | undefined
   declare private posting: boolean
-  declare private failure: string | null
+  /** The last failed post's error, while it is shown. */
+  declare private failure: { error: unknown } | null
 
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'room')
@@ -94,8 +99,9 @@ export class VkTakePrompt extends VkElement {
       const post = await p.post(body)
       if (post) this.emit('vk-post-created', { post })
       this.emit('vk-take-prompt-answered', { marketId: marketId!, side: side!, answer: 'posted' })
-    } catch (err) {
-      this.failure = err instanceof Error ? err.message : ''
+    } catch (error) {
+      this.failure = { error }
+      this.emit('vk-error', { error })
     } finally {
       this.posting = false
     }
@@ -118,7 +124,7 @@ export class VkTakePrompt extends VkElement {
           </button>
           <button type="button" part="skip" class="vk-button" @click=${this.skip}>${s.t('promptSkip')}</button>
         </div>
-        ${this.failure != null ? html`<p part="error" role="alert">${s.t('promptFailed')} ${this.failure}</p>` : nothing}
+        ${this.failure ? html`<p part="error" role="alert">${failureText(s, this.failure.error, 'promptFailed')}</p>` : nothing}
       </form>
     </section>`
   }

@@ -440,6 +440,15 @@ const m008 = [
   `create trigger posts_record_score before insert on posts for each row execute function vk_posts_record_score()`,
 ]
 
+/**
+ * A venue's settlement of reports (keep, clear) marks them settled for the venue instead of deleting them:
+ * the report threshold is the platform's (§3.1, §5.7), so those reports still count toward it and their
+ * reasons stay in the platform's queue (services/moderation.ts).
+ */
+const m009 = `
+alter table reports add column settled_at timestamptz;
+`
+
 const run = (script: string): Migration => ({
   async up(db: Kysely<any>) {
     for (const stmt of statements(script)) await sql.raw(stmt).execute(db)
@@ -455,6 +464,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '006_post_nodes_record_score': runEach(m006),
   '007_posts_record_score': runEach(m007),
   '008_record_score_lock': runEach(m008),
+  '009_report_venue_settled': run(m009),
 }
 
 export const migrationProvider: MigrationProvider = {

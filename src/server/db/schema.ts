@@ -99,7 +99,16 @@ export interface Database {
   }
   post_nodes: { post_id: string; node_type: string; node_ref: string; score: number; record_score: Generated<number> }
   reactions: { post_id: string; account_id: string; kind: string; created_at: Ts }
-  reports: { post_id: string; account_id: string; reason: string; venue_id: string | null; created_at: Ts }
+  reports: {
+    post_id: string
+    account_id: string
+    reason: string
+    /** The venue whose queue the report went to: the post's room's venue, else the venue it was made on. */
+    venue_id: string | null
+    created_at: Ts
+    /** Set when that venue settled it (keep, clear); the platform still counts it (migration 009). */
+    settled_at: TsNull
+  }
   blocks: { account_id: string; blocked_account_id: string; created_at: Ts }
   follows: { account_id: string; subject_type: string; subject_ref: string; created_at: Ts }
   venue_hides: { venue_id: string; post_id: string; by_account: string; at: Ts }

@@ -45,8 +45,11 @@ export async function membershipOf(ctx: ServiceContext, room: RoomRow, caller: C
   }
 }
 
+/** Whether the request's venue owns the room: joining (and joining with a post) and leaving need it (§3.3, §5.6). */
+export const isOwnVenueRoom = (room: Pick<RoomRow, 'venue_id'>, venueId: string | null) => venueId === room.venue_id
+
 function assertOwnVenue(room: RoomRow, venue: RequestVenue, verb: 'join' | 'leave') {
-  if (venue.venueId === room.venue_id) return
+  if (isOwnVenueRoom(room, venue.venueId)) return
   throw new ApiError(
     403,
     'room-other-venue',

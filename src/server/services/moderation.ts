@@ -3,11 +3,15 @@
  * '*' (the platform: operators only, no `venueId`). Every action runs in one transaction with its audit
  * row and answers the new state. What each action does:
  *
- * - keep    the post stays. Closes the scope's queue item, settles the scope's reports (platform: all
- *           reports; venue: the reports made from that venue) and lifts the scope's hide: platform keep
- *           returns a report-threshold-hidden post to visible, venue keep removes that venue's hide.
- *           An operator's removal is lifted only by restore.
+ * - keep    the post stays. Closes the scope's queue item, settles the scope's reports and lifts the
+ *           scope's hide: platform keep returns a report-threshold-hidden post to visible, venue keep
+ *           removes that venue's hide. An operator's removal is lifted only by restore.
  * - clear   dismisses the reports: settles the scope's reports and closes the item; visibility unchanged.
+ *           Settling: the platform's deletes every report of the post (the threshold count starts again);
+ *           a venue's marks the reports that went to its queue settled for the venue. The report threshold
+ *           is the platform's (§3.1: it hides the post everywhere, and removal everywhere is operator only,
+ *           §5.7), so a venue's settlement never lowers its count nor takes the reasons off the platform's
+ *           queue; it only closes the venue's own review.
  * - hide    with venueId: hidden on that venue only (a venue_hides row), live everywhere else.
  *           Without venueId: platform-level removal (state 'removed'), the same as remove (§3.1).
  * - remove  operator only, no venueId: state 'removed' everywhere (the author still sees it).
@@ -20,10 +24,12 @@
  *           wallet's posts; a global ban blocks posting everywhere. Target: `wallet`, or a post's author.
  * - unban   lifts the ban at the scope.
  * Every action that names a post leaves that post's item at the scope in Actioned (created if the post
- * was never reported), so the Actioned tab lists what moderators did.
+ * was never reported), so the Actioned tab lists what moderators did. The post must be one the caller may
+ * reach (post-access.ts: a private room's post is 404 to outsiders), and a venue acts on a private room's
+ * post only when the room is its own: that post is never shown on another venue.
  */
 import { ensureAccount } from './accounts.ts'
-import { sql, type Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import { MSG } from '../../contract/errors.ts'
 import type { AuditEntry, AuditPage, ModAction, ModActionResult, ModQueueItem, ModQueuePage, ModState } from '../../contract/types.ts'
 import { threadTopic } from '../../contract/paths.ts'
@@ -33,6 +39,7 @@ import type { ServiceContext } from '../context.ts'
 import type { Database } from '../db/schema.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
 import { ApiError } from '../http/errors.ts'
+import { reachablePost } from './post-access.ts'
 import { POST_COLUMNS, agreedSet, toPost, type PostRow } from './post-view.ts'
 import { primaryWallets } from './leaderboard.ts'
 import { requireVenueAdmin } from './venues.ts'
@@ -45,7 +52,8 @@ export async function requireModerator(ctx: ServiceContext, caller: Caller, venu
     await requireVenueAdmin(ctx, caller, venueId, MSG.CANNOT_MODERATE)
     return venueId
   }
-  if (!caller.operator) throw new ApiError(403, 'forbidden', 'only a platform operator moderates without venueId; a venue owner names the venue')
+  // §4.4 rule 6: whoever cannot moderate reads 'you can't moderate this venue' (the platform queue too).
+  if (!caller.operator) throw new ApiError(403, 'forbidden', MSG.CANNOT_MODERATE)
   return PLATFORM
 }
 
@@ -59,23 +67,31 @@ export interface ModInput {
 
 type Tx = Transaction<Database>
 
-async function lockPost(tx: Tx, id: string) {
-  const p = await tx
-    .selectFrom('posts')
-    .select(['id', 'account_id', 'subject_type', 'subject_ref', 'room_id', 'state', 'pinned_at', 'deleted_at'])
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst()
-  if (!p || p.deleted_at) throw new ApiError(404, 'post-not-found', 'no post with this id')
+/** The post an action names, locked: reached by the caller (post-access.ts), hidden and removed posts included. */
+async function lockPost(tx: Tx, ctx: ServiceContext, caller: Caller, id: string, venueId: string | null) {
+  const p = await reachablePost(ctx, caller, id, { db: tx, lock: true, hidden: true })
+  if (venueId && p.room_private && p.room_venue_id !== venueId) throw new ApiError(403, 'forbidden', "a private room's posts are moderated by the room's own venue")
   return p
 }
 
-async function settleReports(tx: Tx, postId: string, scope: string) {
-  let del = tx.deleteFrom('reports').where('post_id', '=', postId)
-  if (scope !== PLATFORM) del = del.where('venue_id', '=', scope)
-  await del.execute()
-  const n = await tx.selectFrom('reports').select(sql<number>`count(*)::int`.as('n')).where('post_id', '=', postId).executeTakeFirstOrThrow()
-  await tx.updateTable('posts').set({ report_count: n.n }).where('id', '=', postId).execute()
+/** Settles the scope's reports of a post (see the header: the platform's count starts again; a venue's stays counted). */
+async function settleReports(tx: Tx, ctx: ServiceContext, postId: string, scope: string) {
+  if (scope !== PLATFORM) {
+    await tx.updateTable('reports').set({ settled_at: ctx.now() }).where('post_id', '=', postId).where('venue_id', '=', scope).where('settled_at', 'is', null).execute()
+    return
+  }
+  await tx.deleteFrom('reports').where('post_id', '=', postId).execute()
+  await tx.updateTable('posts').set({ report_count: 0 }).where('id', '=', postId).execute()
+}
+
+/**
+ * The reports a scope has to review: the platform's are all the post's reports (its `report_count`, the
+ * threshold's count); a venue's are those that went to its queue and that it has not settled.
+ */
+function scopeReports(db: Kysely<Database>, scope: string) {
+  let q = db.selectFrom('reports').select(['post_id', 'reason'])
+  if (scope !== PLATFORM) q = q.where('venue_id', '=', scope).where('settled_at', 'is', null)
+  return q
 }
 
 async function setState(tx: Tx, postId: string, to: 'visible' | 'removed', onlyFrom?: 'hidden') {
@@ -122,19 +138,19 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
   if (input.pinned !== undefined && action !== 'pin') throw new ApiError(400, 'validation-failed', "'pinned' is only for pin", { param: 'pinned' })
 
   const out = await ctx.db.transaction().execute(async (tx) => {
-    const post = input.postId ? await lockPost(tx, input.postId) : null
+    const post = input.postId ? await lockPost(tx, ctx, caller, input.postId, venueId) : null
     const walletTarget = input.wallet ? await accountOfWallet(tx, ctx, input.wallet, action === 'ban') : null
     let ban: ModActionResult['ban'] = null
     /** Threads whose shown posts the action changes, besides the post's own: a ban's or unban's author's threads. */
     let threads: { subject_type: string; subject_ref: string }[] = []
     switch (action) {
       case 'keep':
-        await settleReports(tx, post!.id, scope)
+        await settleReports(tx, ctx, post!.id, scope)
         if (venueId) await venueHide(tx, ctx, post!.id, venueId, caller, false)
         else await setState(tx, post!.id, 'visible', 'hidden')
         break
       case 'clear':
-        await settleReports(tx, post!.id, scope)
+        await settleReports(tx, ctx, post!.id, scope)
         break
       case 'hide':
         if (venueId) await venueHide(tx, ctx, post!.id, venueId, caller, true)
@@ -200,7 +216,8 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
     const hidden = venueId
       ? !!(await ctx.db.selectFrom('venue_hides').select('post_id').where('venue_id', '=', venueId).where('post_id', '=', out.post.id).executeTakeFirst())
       : false
-    postState = { state: p.state, hiddenHere: hidden, pinned: !!p.pinned_at, reports: p.report_count }
+    const reports = venueId ? (await scopeReports(ctx.db, scope).where('post_id', '=', out.post.id).execute()).length : p.report_count
+    postState = { state: p.state, hiddenHere: hidden, pinned: !!p.pinned_at, reports }
     const it = await ctx.db.selectFrom('mod_items').select('state').where('scope', '=', scope).where('post_id', '=', out.post.id).executeTakeFirst()
     item = it ? { state: it.state } : null
   }
@@ -229,10 +246,12 @@ export async function queuePage(ctx: ServiceContext, caller: Caller, scope: stri
   const page = rows.slice(0, limit)
   const ids = page.map((r) => r.id)
   const reasons = new Map<string, string[]>()
+  const counts = new Map<string, number>()
   const hidesHere = new Set<string>()
   if (ids.length) {
-    const rr = await ctx.db.selectFrom('reports').select(['post_id', 'reason']).where('post_id', 'in', ids).orderBy('created_at').execute()
+    const rr = await scopeReports(ctx.db, scope).where('post_id', 'in', ids).orderBy('created_at').execute()
     for (const r of rr) {
+      counts.set(r.post_id, (counts.get(r.post_id) ?? 0) + 1)
       const list = reasons.get(r.post_id) ?? []
       if (!list.includes(r.reason) && list.length < 20) list.push(r.reason)
       reasons.set(r.post_id, list)
@@ -245,7 +264,7 @@ export async function queuePage(ctx: ServiceContext, caller: Caller, scope: stri
   const agreed = await agreedSet(ctx, caller.accountId, ids)
   const items: ModQueueItem[] = page.map((r) => ({
     post: toPost(r as PostRow, caller.accountId, agreed),
-    reports: r.report_count,
+    reports: scope === PLATFORM ? r.report_count : (counts.get(r.id) ?? 0),
     reasons: reasons.get(r.id) ?? [],
     thresholdHidden: r.state === 'hidden',
     hiddenHere: scope === PLATFORM ? r.state !== 'visible' : hidesHere.has(r.id),

@@ -13,7 +13,8 @@ import type { ServiceContext } from '../context.ts'
 import type { Database } from '../db/schema.ts'
 import { PLAN_CACHED } from '../db/plan-cache.ts'
 import { ApiError, forbidden, notFound } from '../http/errors.ts'
-import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
+import { toPost, type PostRow } from './post-view.ts'
+import { reachablePost } from './post-access.ts'
 import { placeReply } from './room-placement.ts'
 
 export interface NewPost {
@@ -40,13 +41,7 @@ export function assertNotBanned(caller: Caller, venueId: string | null) {
   if (venueId && caller.bans.includes(venueId)) throw new ApiError(403, 'banned', 'you are banned from posting on this venue')
 }
 
-export async function loadPost(ctx: ServiceContext, id: string, db: Transaction<Database> | ServiceContext['db'] = ctx.db): Promise<PostRow> {
-  const row = (await db.selectFrom('posts as p').select(POST_COLUMNS).select('p.deleted_at').where('p.id', '=', id).executeTakeFirst()) as
-    | (PostRow & { deleted_at: Date | null })
-    | undefined
-  if (!row || row.deleted_at) throw notFound('no post with this id', 'post-not-found')
-  return row
-}
+const PARENT_MISSING = 'the post you reply to does not exist'
 
 /** Re-scores a post after its engagement changed, in the posts table and the node index. */
 async function rescore(tx: Transaction<Database>, id: string) {
@@ -65,8 +60,12 @@ export async function createPost(
   venueId: string | null = caller.venueId,
 ): Promise<Post> {
   assertNotBanned(caller, venueId)
-  // A reply lands in its parent's room: the room's posting rules apply to it too.
-  if (input.parentId && !room) room = await placeReply(ctx, caller, input.parentId)
+  if (input.parentId) {
+    // The parent must be one the caller may reach (post-access.ts): a private room's post is 404 to outsiders.
+    const parent = await reachablePost(ctx, caller, input.parentId, { missing: PARENT_MISSING })
+    // A reply lands in its parent's room: the room's posting rules apply to it too.
+    if (!room && parent.room_id) room = await placeReply(ctx, caller, parent.room_id, venueId)
+  }
   let marketId: string | null = null
   let facet: { type: string; ref: string } | null = null
   let nodes: { type: string; ref: string }[]
@@ -140,7 +139,7 @@ export async function createPost(
           .where('id', '=', input.parentId)
           .forUpdate()
           .executeTakeFirst()
-        if (!parent || parent.deleted_at) throw notFound('the post you reply to does not exist', 'post-not-found')
+        if (!parent || parent.deleted_at) throw notFound(PARENT_MISSING, 'post-not-found')
         if (parent.parent_id) throw new ApiError(400, 'reply-depth', 'replies are one level deep: reply to the top-level post instead')
         if (parent.subject_type !== input.subjectType || parent.subject_ref !== input.subjectRef)
           throw new ApiError(400, 'parent-mismatch', 'a reply must be on the same subject as the post it answers')
@@ -179,20 +178,17 @@ export async function createPost(
  * venue the edit is made on, or on the venue whose room holds the post refuses it. Deleting stays open.
  */
 export async function editPost(ctx: ServiceContext, caller: Caller, id: string, body: string, venueId: string | null): Promise<Post> {
-  const row = await loadPost(ctx, id)
+  const row = await reachablePost(ctx, caller, id)
   if (row.account_id !== caller.accountId) throw forbidden('only the author can edit this post')
   assertNotBanned(caller, venueId)
-  if (row.room_id && caller.bans.length) {
-    const room = await ctx.db.selectFrom('rooms').select('venue_id').where('id', '=', row.room_id).executeTakeFirst()
-    assertNotBanned(caller, room?.venue_id ?? null)
-  }
-  await ctx.db.updateTable('posts').set({ body, edited_at: ctx.now() }).where('id', '=', id).execute()
+  assertNotBanned(caller, row.room_venue_id)
+  const edited = await ctx.db.updateTable('posts').set({ body, edited_at: ctx.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
   await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
-  return toPost(await loadPost(ctx, id), caller.accountId)
+  return toPost(edited, caller.accountId)
 }
 
 export async function deletePost(ctx: ServiceContext, caller: Caller, id: string): Promise<void> {
-  const row = await loadPost(ctx, id)
+  const row = await reachablePost(ctx, caller, id)
   if (row.account_id !== caller.accountId) throw forbidden('only the author can delete this post')
   await ctx.db.transaction().execute(async (tx) => {
     const done = await tx.updateTable('posts').set({ deleted_at: ctx.now() }).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()
@@ -207,23 +203,15 @@ export async function deletePost(ctx: ServiceContext, caller: Caller, id: string
 }
 
 /**
- * Locks a post's row for the rest of the transaction. Agrees and reports store a recount of their rows:
- * without the lock two concurrent transactions each count without the other's row (read committed) and
- * the last to commit stores a stale count.
- */
-async function lockPost(tx: Transaction<Database>, id: string) {
-  await tx.selectFrom('posts').select('id').where('id', '=', id).forUpdate().execute()
-}
-
-/**
  * Agree: once per account; `active` sets it on or off (idempotent either way). A change of the post's
  * agrees is a change of its thread (§6.1); a repeat that changes nothing fires nothing.
  */
 export async function reactPost(ctx: ServiceContext, caller: Caller, id: string, kind: 'agree', active: boolean) {
-  const row = await loadPost(ctx, id)
-  if (row.account_id === caller.accountId) throw forbidden("you can't agree with your own post")
-  const { agrees, changed } = await ctx.db.transaction().execute(async (tx) => {
-    await lockPost(tx, id)
+  const { row, agrees, changed } = await ctx.db.transaction().execute(async (tx) => {
+    // The post is locked first: agrees store a recount of their rows, and without the lock two concurrent
+    // transactions each count without the other's row (read committed); the last to commit stores a stale count.
+    const row = await reachablePost(ctx, caller, id, { db: tx, lock: true })
+    if (row.account_id === caller.accountId) throw forbidden("you can't agree with your own post")
     const touched = active
       ? await tx
           .insertInto('reactions')
@@ -235,7 +223,7 @@ export async function reactPost(ctx: ServiceContext, caller: Caller, id: string,
     const n = await tx.selectFrom('reactions').select(sql<number>`count(*)::int`.as('n')).where('post_id', '=', id).where('kind', '=', 'agree').executeTakeFirstOrThrow()
     await tx.updateTable('posts').set({ agrees: n.n }).where('id', '=', id).execute()
     await rescore(tx, id)
-    return { agrees: n.n, changed: touched.length > 0 }
+    return { row, agrees: n.n, changed: touched.length > 0 }
   })
   if (changed) await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
   return { postId: id, kind, agreed: active, agrees }
@@ -243,17 +231,25 @@ export async function reactPost(ctx: ServiceContext, caller: Caller, id: string,
 
 /**
  * Report: one per account and post. When distinct reporters reach the threshold, the post is hidden
- * pending review and enters the platform queue (§3.1).
+ * pending review and enters the platform queue (§3.1). The report also goes to one venue's queue: the
+ * venue whose room holds the post (that venue moderates its rooms, and a private room's post never reaches
+ * another venue's moderators), else the venue the report was made on (`venueId`, the request's venue).
+ * A report a venue settled (keep, clear) still counts for the platform; the same account reporting again
+ * makes it that venue's open report again (moderation.ts).
  */
 export async function reportPost(ctx: ServiceContext, caller: Caller, id: string, reason: string, venueId: string | null) {
-  const row = await loadPost(ctx, id)
-  if (row.account_id === caller.accountId) throw new ApiError(400, 'validation-failed', "you can't report your own post")
-  const hidden = await ctx.db.transaction().execute(async (tx) => {
-    await lockPost(tx, id)
+  const { row, hidden } = await ctx.db.transaction().execute(async (tx) => {
+    // Locked first: the report count is a recount of the rows (see reactPost).
+    const row = await reachablePost(ctx, caller, id, { db: tx, lock: true, hidden: true })
+    if (row.account_id === caller.accountId) throw new ApiError(400, 'validation-failed', "you can't report your own post")
+    const queueVenue = row.room_venue_id ?? venueId
+    const now = ctx.now()
     await tx
       .insertInto('reports')
-      .values({ post_id: id, account_id: caller.accountId, reason, venue_id: venueId, created_at: ctx.now() })
-      .onConflict((oc) => oc.columns(['post_id', 'account_id']).doNothing())
+      .values({ post_id: id, account_id: caller.accountId, reason, venue_id: queueVenue, created_at: now })
+      .onConflict((oc) =>
+        oc.columns(['post_id', 'account_id']).doUpdateSet({ reason, venue_id: queueVenue, created_at: now, settled_at: null }).where('reports.settled_at', 'is not', null),
+      )
       .execute()
     const n = await tx.selectFrom('reports').select(sql<number>`count(*)::int`.as('n')).where('post_id', '=', id).executeTakeFirstOrThrow()
     const upd = await tx
@@ -262,16 +258,16 @@ export async function reportPost(ctx: ServiceContext, caller: Caller, id: string
       .where('id', '=', id)
       .returning('state')
       .executeTakeFirstOrThrow()
-    // Every reported post is in the queue of the venue it was reported on and the platform's.
-    for (const scope of new Set(['*', ...(venueId ? [venueId] : [])])) {
+    for (const scope of new Set(['*', ...(queueVenue ? [queueVenue] : [])])) {
       await tx
         .insertInto('mod_items')
-        .values({ post_id: id, scope, state: 'open', updated_at: ctx.now() })
-        .onConflict((oc) => oc.columns(['scope', 'post_id']).doUpdateSet({ state: 'open', updated_at: ctx.now() }))
+        .values({ post_id: id, scope, state: 'open', updated_at: now })
+        .onConflict((oc) => oc.columns(['scope', 'post_id']).doUpdateSet({ state: 'open', updated_at: now }))
         .execute()
     }
-    return upd.state !== 'visible'
+    return { row, hidden: row.state === 'visible' && upd.state !== 'visible' }
   })
+  // The threshold hide changes the thread (§6.1); a report that hides nothing does not.
   if (hidden) await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
   return { postId: id, reported: true }
 }

@@ -3,7 +3,9 @@
  * - a member posts;
  * - anyone who left is refused with 'you left this room — rejoin to post', even when they follow;
  * - a non-member who follows the room's subject becomes a member with the first post (public rooms on
- *   followable nodes only: org and brand nodes have no follow path, private rooms are not open);
+ *   followable nodes only: org and brand nodes have no follow path, private rooms are not open), when the
+ *   request's venue owns the room: joining is for the session's own venue's rooms only (§3.3, §5.6), so a
+ *   post from another venue's session does not make a member who could not leave;
  * - any other non-member gets 403 'join this room to post in it';
  * - an outsider of a private room (never a member, not its owner, not an operator) gets 404, so the
  *   room's existence is not confirmed;
@@ -18,8 +20,10 @@ import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import type { RoomPlacement } from './posts.ts'
 import type { RequestVenue } from './venue-of-request.ts'
+import { isOwnVenueRoom } from './membership.ts'
 import { canSeePrivateRoom, findRoom, type RoomRow } from './rooms.ts'
 
+/** `venue`: the request's venue (`venueOfRequest`). */
 export async function placeInRoom(
   ctx: ServiceContext,
   caller: Caller,
@@ -27,20 +31,21 @@ export async function placeInRoom(
   venue: RequestVenue,
   _subject: { subjectType: string; subjectRef: string },
 ): Promise<RoomPlacement> {
-  return placeInRoomRow(ctx, caller, await findRoom(ctx, roomParam, venue))
+  return placeInRoomRow(ctx, caller, await findRoom(ctx, roomParam, venue), venue.venueId)
 }
 
-/** The room of a reply's parent, under the same rules; null when the parent is in no room. */
-export async function placeReply(ctx: ServiceContext, caller: Caller, parentId: string): Promise<RoomPlacement | null> {
-  const parent = await ctx.db.selectFrom('posts').select('room_id').where('id', '=', parentId).executeTakeFirst()
-  if (!parent?.room_id) return null
+/**
+ * A reply's place: its parent's room (`roomId`, the parent already reached: post-access.ts), under the same
+ * rules. `venueId`: the request's venue.
+ */
+export async function placeReply(ctx: ServiceContext, caller: Caller, roomId: string, venueId: string | null): Promise<RoomPlacement> {
   const room = await ctx.db
     .selectFrom('rooms')
     .select(['id', 'venue_id', 'subject_type', 'subject_ref', 'visibility', 'title', 'is_self'])
-    .where('id', '=', parent.room_id)
+    .where('id', '=', roomId)
     .executeTakeFirstOrThrow()
   try {
-    return await placeInRoomRow(ctx, caller, room)
+    return await placeInRoomRow(ctx, caller, room, venueId)
   } catch (err) {
     // An outsider of a private room learns nothing about the post either.
     if (err instanceof ApiError && err.code === 'room-not-found') throw new ApiError(404, 'post-not-found', 'the post you reply to does not exist')
@@ -48,7 +53,7 @@ export async function placeReply(ctx: ServiceContext, caller: Caller, parentId: 
   }
 }
 
-export async function placeInRoomRow(ctx: ServiceContext, caller: Caller, room: RoomRow): Promise<RoomPlacement> {
+export async function placeInRoomRow(ctx: ServiceContext, caller: Caller, room: RoomRow, venueId: string | null): Promise<RoomPlacement> {
   const priv = room.visibility === 'private'
   const m = await ctx.db
     .selectFrom('room_members')
@@ -67,7 +72,7 @@ export async function placeInRoomRow(ctx: ServiceContext, caller: Caller, room: 
   if (m && !m.left_at) return { roomId: room.id, private: priv, joinOnPost: false }
   if (m?.left_at) throw new ApiError(403, 'room-left', MSG.LEFT_ROOM)
   const followable = !UNFOLLOWABLE_NODE_TYPES.includes(room.subject_type as NodeType)
-  if (followable && !priv) {
+  if (followable && !priv && isOwnVenueRoom(room, venueId)) {
     const follows = await ctx.db
       .selectFrom('follows')
       .select('account_id')

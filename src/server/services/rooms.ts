@@ -1,5 +1,5 @@
 /** Rooms: a venue's rooms sit on taxonomy nodes, public or private; `self` is the venue's own room. */
-import { type Selectable, sql } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { NodeType } from '../../contract/ids.ts'
 import type { NodeRef, RoomInfo } from '../../contract/types.ts'
 import { timeId } from '../../core/ids.ts'
@@ -47,17 +47,20 @@ export async function resolveRoom(ctx: ServiceContext, roomParam: string, venue:
   return roomFromRow(row)
 }
 
-/** Members, the venue's owner and operators see a private room. */
-export async function canSeePrivateRoom(ctx: ServiceContext, roomId: string, venueId: string, caller: Caller | null): Promise<boolean> {
+/**
+ * Members, the venue's owner and operators see a private room. `db`: the transaction to read in, when the
+ * caller holds one (PGlite serves one connection: a read on `ctx.db` would wait for the transaction's end).
+ */
+export async function canSeePrivateRoom(ctx: ServiceContext, roomId: string, venueId: string, caller: Caller | null, db: Kysely<Database> = ctx.db): Promise<boolean> {
   if (!caller) return false
   if (caller.operator) return true
-  const owner = await ctx.db.selectFrom('venues').select('owner_account_id').where('id', '=', venueId).executeTakeFirst()
+  const owner = await db.selectFrom('venues').select('owner_account_id').where('id', '=', venueId).executeTakeFirst()
   if (owner?.owner_account_id === caller.accountId) return true
-  return isActiveMember(ctx, roomId, caller.accountId)
+  return isActiveMember(ctx, roomId, caller.accountId, db)
 }
 
-export async function isActiveMember(ctx: ServiceContext, roomId: string, accountId: string): Promise<boolean> {
-  const m = await ctx.db
+export async function isActiveMember(ctx: ServiceContext, roomId: string, accountId: string, db: Kysely<Database> = ctx.db): Promise<boolean> {
+  const m = await db
     .selectFrom('room_members')
     .select('account_id')
     .where('room_id', '=', roomId)

@@ -6,12 +6,12 @@
  *
  * A recurring market names its durable series thread (`series`). With `includeSeries` the series thread
  * is merged in newest first: posts written on the series node and top-level posts on the series' other
- * rounds (indexed under the `series` node in post_nodes). Those rows carry `fromSeries: true` because
- * their stances concern a different round.
+ * rounds (indexed under the `series` node in post_nodes). Those rows, and the replies under them, carry
+ * `fromSeries: true` because their stances concern a different round.
  */
 import type { SubjectType } from '../../contract/ids.ts'
 import type { Expression } from 'kysely'
-import type { Market, ThreadPage } from '../../contract/types.ts'
+import type { Market, Post, ThreadPage } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { encodeCursor } from '../http/cursor.ts'
 import { markVenueHidden } from './own-hidden.ts'
@@ -95,6 +95,14 @@ export function threadPageStatement(ctx: ServiceContext, input: ThreadPageInput)
   })
 }
 
+/**
+ * §2.7: rows merged from the series "must be labelled because their stances concern a different round":
+ * every post on another subject than the thread's, top-level rows and the replies under them alike.
+ */
+function labelSeriesRows(q: ThreadQuery, posts: Post[]) {
+  for (const p of posts) if (p.subjectType !== q.subjectType || p.subjectRef !== q.subjectRef) p.fromSeries = true
+}
+
 export async function readThread(ctx: ServiceContext, reader: string | null, q: ThreadQuery): Promise<ThreadPage> {
   const subjectMarket = await subjectMarketOf(ctx, q.subjectType, q.subjectRef)
   const series = subjectMarket?.series ?? null
@@ -105,9 +113,7 @@ export async function readThread(ctx: ServiceContext, reader: string | null, q: 
   const hasMore = rows.length > q.limit
   const page = rows.slice(0, q.limit)
   const { posts, threads, labels, titles } = pageView(page, reader)
-  page.forEach((r, i) => {
-    if (r.subject_type !== q.subjectType || r.subject_ref !== q.subjectRef) posts[i].fromSeries = true
-  })
+  labelSeriesRows(q, [...posts, ...Object.values(threads).flat()])
   await markVenueHidden(ctx, [...posts, ...Object.values(threads).flat()], reader, q.venue)
   // The thread's own market is labelled even when no post is on the page.
   if (subjectMarket && !(subjectMarket.id in labels)) {

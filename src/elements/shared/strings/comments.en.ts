@@ -1,3 +1,5 @@
+import { failuresEn, refusalsEn } from './failures.en.ts'
+
 /** English strings of the `comments` slice: threads, take cards, feeds, community takes, take counts, profile. */
 export const commentsEn = {
   threadLabel: 'Comments',
@@ -48,6 +50,8 @@ export const commentsEn = {
   takesCount: '{count, plural, =0 {No takes} one {# take} other {# takes}}',
   postsCount: '{count, plural, one {# post} other {# posts}}',
   fallbackNotice: 'Nothing here yet, so here are takes from everyone.',
+  followingSignIn: 'Sign in to see takes on what you follow.',
+  fallbackSignedOut: 'Sign in to see takes on what you follow. Until then, here are takes from everyone.',
   forYou: 'For you',
   forYouHint: 'Sign in for markets picked for you.',
   reasonClosingSoon: 'Closing soon',
@@ -58,6 +62,7 @@ export const commentsEn = {
   settlementResolved: 'Settled: {outcome}',
   settlementVoid: 'Voided: no winner',
   settlementTally: '{right} right · {wrong} wrong',
+  settlementLine: '{head} · {tally}',
   takesTab: 'Takes',
   discussionTab: 'Discussion',
   sortByOdds: 'Sort by odds beaten',
@@ -76,5 +81,15 @@ export const commentsEn = {
   forYouHintFollow: 'Follow topics and markets to get picks made for you.',
   forYouEmpty: 'Nothing to suggest right now.',
   signInAction: 'Sign in',
+  /** Reply with its count: `{reply}` and `{replies}` are the `reply` and `replies` strings. */
+  replyWithCount: '{reply} · {replies}',
+  /** After the time of an edited post: `{edited}` is the `edited` string. */
+  editedMark: '· {edited}',
+  /** The "N new" bar's button: `{newPosts}` and `{show}` are the `newPosts` and `showNew` strings. */
+  newPostsShow: '{newPosts} · {show}',
+  /** An outcome without a label, by its number (1-based). */
+  sideNumber: '#{n}',
+  ...failuresEn,
+  ...refusalsEn,
 }
 export type CommentsStrings = typeof commentsEn

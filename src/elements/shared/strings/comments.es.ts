@@ -1,4 +1,5 @@
 import type { CommentsStrings } from './comments.en.ts'
+import { failuresEs, refusalsEs } from './failures.es.ts'
 
 /** Spanish strings of the `comments` slice. */
 export const commentsEs: CommentsStrings = {
@@ -50,6 +51,8 @@ export const commentsEs: CommentsStrings = {
   takesCount: '{count, plural, =0 {Sin opiniones} one {# opinión} other {# opiniones}}',
   postsCount: '{count, plural, one {# publicación} other {# publicaciones}}',
   fallbackNotice: 'Aún no hay nada aquí; estas son opiniones de todos.',
+  followingSignIn: 'Inicia sesión para ver opiniones sobre lo que sigues.',
+  fallbackSignedOut: 'Inicia sesión para ver opiniones sobre lo que sigues. Mientras tanto, estas son opiniones de todos.',
   forYou: 'Para ti',
   forYouHint: 'Inicia sesión para ver mercados elegidos para ti.',
   reasonClosingSoon: 'Cierra pronto',
@@ -60,6 +63,7 @@ export const commentsEs: CommentsStrings = {
   settlementResolved: 'Liquidado: {outcome}',
   settlementVoid: 'Anulado: sin ganador',
   settlementTally: '{right} aciertos · {wrong} fallos',
+  settlementLine: '{head} · {tally}',
   takesTab: 'Opiniones',
   discussionTab: 'Conversación',
   sortByOdds: 'Ordenar por probabilidades superadas',
@@ -78,4 +82,10 @@ export const commentsEs: CommentsStrings = {
   forYouHintFollow: 'Sigue temas y mercados para recibir elecciones hechas para ti.',
   forYouEmpty: 'Nada que sugerir por ahora.',
   signInAction: 'Iniciar sesión',
+  replyWithCount: '{reply} · {replies}',
+  editedMark: '· {edited}',
+  newPostsShow: '{newPosts} · {show}',
+  sideNumber: 'n.º {n}',
+  ...failuresEs,
+  ...refusalsEs,
 }

@@ -1,3 +1,5 @@
+import { failuresEn } from './failures.en.ts'
+
 /** English strings of the `moderation` slice: the moderation queue. */
 export const moderationEn = {
   queueLabel: 'Moderation queue',
@@ -23,6 +25,7 @@ export const moderationEn = {
   restore: 'Restore',
   pending: 'Working…',
   done: '{action}: done',
+  /** `{message}` is the failure's sentence (a `fail…` string of this slice). */
   failed: '{action} failed. {message}',
   actionsFor: 'Actions on the post by {name}',
   flags: 'Status',
@@ -33,5 +36,7 @@ export const moderationEn = {
   removed: 'Removed everywhere',
   lastAction: 'Last action: {action}',
   openPost: 'Open post',
+  ...failuresEn,
+  failForbidden: "You can't moderate this venue.",
 }
 export type ModerationStrings = typeof moderationEn

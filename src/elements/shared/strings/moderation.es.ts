@@ -1,4 +1,5 @@
 import type { ModerationStrings } from './moderation.en.ts'
+import { failuresEs } from './failures.es.ts'
 
 /** Spanish strings of the `moderation` slice. */
 export const moderationEs: ModerationStrings = {
@@ -35,4 +36,6 @@ export const moderationEs: ModerationStrings = {
   removed: 'Eliminada en todas partes',
   lastAction: 'Última acción: {action}',
   openPost: 'Abrir publicación',
+  ...failuresEs,
+  failForbidden: 'No puedes moderar este sitio.',
 }

@@ -1,3 +1,5 @@
+import { failuresEn, refusalsEn } from './failures.en.ts'
+
 /** English strings of the `room` slice: room feed, join card, take prompt, leaderboards, records, verdicts, follow. */
 export const roomEn = {
   roomLabel: 'Room',
@@ -20,9 +22,7 @@ export const roomEn = {
   leave: 'Leave',
   leaving: 'Leaving…',
   members: '{count, plural, one {# member} other {# members}}',
-  joinRefused: 'this room is not open to join',
-  joinToPost: 'join this room to post in it',
-  leftRoom: 'you left this room — rejoin to post',
+  ...refusalsEn,
   composerLabel: 'Write in this room',
   composerPlaceholder: 'What do you think?',
   post: 'Post',
@@ -65,5 +65,6 @@ export const roomEn = {
   signIn: 'Sign in',
   profileTabs: 'Posts by {name}',
   profileNoDiscussion: 'No posts yet.',
+  ...failuresEn,
 }
 export type RoomStrings = typeof roomEn

@@ -1,4 +1,5 @@
 import type { RoomStrings } from './room.en.ts'
+import { failuresEs, refusalsEs } from './failures.es.ts'
 
 /** Spanish strings of the `room` slice. */
 export const roomEs: RoomStrings = {
@@ -22,9 +23,7 @@ export const roomEs: RoomStrings = {
   leave: 'Salir',
   leaving: 'Saliendo…',
   members: '{count, plural, one {# miembro} other {# miembros}}',
-  joinRefused: 'esta sala no está abierta para unirse',
-  joinToPost: 'únete a esta sala para publicar en ella',
-  leftRoom: 'saliste de esta sala — vuelve a unirte para publicar',
+  ...refusalsEs,
   composerLabel: 'Escribe en esta sala',
   composerPlaceholder: '¿Qué opinas?',
   post: 'Publicar',
@@ -67,4 +66,5 @@ export const roomEs: RoomStrings = {
   signIn: 'Iniciar sesión',
   profileTabs: 'Publicaciones de {name}',
   profileNoDiscussion: 'Todavía no hay publicaciones.',
+  ...failuresEs,
 }
