@@ -1,6 +1,18 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
+// Our folders as patterns (one matches any relative import through `src/<folder>/`) and the UI libraries.
+const our = (...folders) => folders.map((f) => `**/${f}/**`)
+const ui = ['lit', 'lit/*', '@lit/*', 'nanostores', '@nanostores/*']
+const importRule = Object.entries({
+  'src/contract/**': [...ui, ...our('core', 'sdk', 'stores', 'elements', 'server', 'embed')],
+  'src/core/**': [...ui, ...our('sdk', 'stores', 'elements', 'server', 'embed')],
+  'src/sdk/**': [...ui, ...our('stores', 'elements', 'server', 'embed')],
+  'src/stores/**': ['lit', 'lit/*', '@lit/*', ...our('elements', 'server', 'embed')],
+  'src/elements/**': our('server', 'embed'),
+  'src/server/**': [...ui, ...our('sdk', 'stores', 'elements', 'embed')],
+}).map(([folder, patterns]) => ({ files: [folder], rules: { 'no-restricted-imports': ['error', { patterns }] } }))
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'coverage/**', '.vk-data/**', 'demo/dist/**', 'scratch/**'] },
   js.configs.recommended,
@@ -12,16 +24,8 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
-  {
-    files: ['src/sdk/**', 'src/contract/**', 'src/core/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['lit', 'lit/*', 'nanostores', '@nanostores/*', '**/server/**', '**/stores/**', '**/elements/**'] }],
-    },
-  },
-  {
-    files: ['src/server/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['lit', 'lit/*', 'nanostores', '@nanostores/*', '**/sdk/**', '**/stores/**', '**/elements/**'] }],
-    },
-  },
+  // The dependency rule (docs/ARCHITECTURE.md "Layout and dependency rule"): imports point one way,
+  // contract ← core ← sdk ← stores ← elements, and the server imports contract and core only. Each
+  // folder's list names what it may not import: the folders above it (and the UI libraries below stores).
+  ...importRule,
 )

@@ -3,7 +3,7 @@
 /**
  * Writes src/elements/index.ts: one import per element (`<name>/<name>.ts`, the file that defines the
  * tag) and the classes re-exported. Run after adding an element: `node scripts/gen-elements-index.mjs`
- * (`--check` exits 1 when the file is out of date; test/dist/entries.test.ts runs the same check).
+ * (`--check` exits 1 when the file is out of date; test/core/elements-index.test.ts runs the same check).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

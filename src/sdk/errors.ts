@@ -1,7 +1,12 @@
 /**
  * SDK errors. Every failure the client reports is a `VenuekitError` carrying a `code`:
- * the server's error code for an HTTP refusal, otherwise one of the client's own codes
- * (`timeout`, `network`, `validation`, `unauthenticated`, `invalid-response`).
+ * the server's error code for an HTTP refusal (`http-<status>` when its answer names none), otherwise
+ * one of the client's own codes (`timeout`, `network`, `validation`, `unauthenticated`,
+ * `invalid-response`, `no-websocket`).
+ *
+ * Not wrapped, since they are not the client's failures: a request aborted through the caller's own
+ * `signal` rejects with the signal's `reason` (transport.ts), and a wallet's `signMessage` rejection
+ * passes through `auth.signIn` / `auth.linkWallet` unchanged (client.ts).
  */
 export class VenuekitError extends Error {
   override name = 'VenuekitError'

@@ -335,11 +335,12 @@ describe('<vk-community-takes>', () => {
     expectParts(el, ['takes', 'for-you', 'feed', 'sort-label', 'list', 'row', 'signal', 'signal-row', 'settlement'])
     // The rail's own parts reach the page through exportparts.
     const style = document.createElement('style')
-    style.textContent = 'vk-community-takes::part(rail-rail) { scroll-margin-top: 9px; }'
+    style.textContent = 'vk-community-takes::part(rail-rail) { scroll-margin-top: 9px; } vk-community-takes::part(rail-title) { scroll-margin-top: 7px; }'
     document.head.append(style)
     const rail = el.shadowRoot!.querySelector('vk-for-you-rail')!
     await until(() => rail.shadowRoot?.querySelector('[part~="rail"]'), 'rail drawn')
     expect(getComputedStyle(rail.shadowRoot!.querySelector('[part~="rail"]')!).scrollMarginTop).to.equal('9px')
+    expect(getComputedStyle(rail.shadowRoot!.querySelector('[part~="title"]')!).scrollMarginTop).to.equal('7px')
     style.remove()
   })
 })

@@ -2,10 +2,9 @@ import { html, nothing } from 'lit'
 import type { Labels, Market, MarketResult, Post } from '../../contract/types.ts'
 import { takeReceipt } from '../../core/index.ts'
 import { displayName } from '../shared/identity.ts'
-import { emptyState, errorState, errorStateOf, loadingState, retryPaged } from '../shared/states.ts'
+import { commentsPaged, emptyState, errorStateOf, loadingState, pagedTail } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController, type StringsHost } from '../shared/strings-controller.ts'
-import type { AuthorListValue } from '../../stores/index.ts'
 import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
 import { tabList } from '../shared/tabs.ts'
 import { VenuekitController } from '../shared/venuekit-context.ts'
@@ -32,6 +31,10 @@ function oddsKey(post: Post, results: Record<string, MarketResult>): number {
  * keeps the rows above an error line with Retry, which asks for that page again.
  *
  * @event vk-open-market - A take's market was pressed.
+ * @event vk-require-sign-in - A signed-out reader pressed Agree or Reply on a card (`detail.action`).
+ * @event vk-tail - Tail was pressed on a take (see `<vk-take-card>`).
+ * @event vk-post-created - A reply was written from a card.
+ * @event vk-error - A card's write failed (agree, reply, edit, delete, report); `detail.error` is the failure.
  *
  * @csspart profile - The whole screen.
  * @csspart header - Name and overall record.
@@ -139,17 +142,6 @@ export class VkAuthorTakes extends VkElement {
     </ul>`
   }
 
-  /** Under a list with rows: a failure with Retry (a later page's loads that page again), then Load more. */
-  private more(l: AuthorListValue) {
-    const s = this.str
-    return html`${l.error ? errorState(s.t('error'), s.t('retry'), () => retryPaged(l)) : nothing}
-    ${l.hasMore
-      ? html`<button type="button" part="load-more" class="vk-button" ?disabled=${l.loadingMore} aria-busy=${l.loadingMore ? 'true' : 'false'} @click=${() => l.loadMore()}>
-          ${l.loadingMore ? s.t('loadingMore') : s.t('loadMore')}
-        </button>`
-      : nothing}`
-  }
-
   private takesPanel() {
     const d = this.data.value!
     const s = this.str
@@ -161,7 +153,7 @@ export class VkAuthorTakes extends VkElement {
     return html`<div class="toolbar">
         <button type="button" part="sort" class="vk-button" aria-pressed=${String(this.byOdds)} @click=${() => (this.byOdds = !this.byOdds)}>${s.t('sortByOdds')}</button>
       </div>
-      ${this.list(posts, d.results, d.labels, d.titles, true)} ${this.more(d)}`
+      ${this.list(posts, d.results, d.labels, d.titles, true)} ${pagedTail(d, commentsPaged(this.str, 'empty'), 'load-more')}`
   }
 
   private discussionPanel() {
@@ -171,7 +163,7 @@ export class VkAuthorTakes extends VkElement {
     if (c.error && !c.posts.length) return errorStateOf(d, s.t('error'), s.t('retry'))
     if (c.loading && !c.posts.length) return loadingState(s.t('loading'))
     if (!c.posts.length) return emptyState(this.rs.t('profileNoDiscussion'))
-    return html`${this.list(c.posts, d.results, d.labels, d.titles, false)} ${this.more(c)}`
+    return html`${this.list(c.posts, d.results, d.labels, d.titles, false)} ${pagedTail(c, commentsPaged(this.str, 'empty'), 'load-more')}`
   }
 
   override render() {

@@ -46,9 +46,22 @@ export const AUTO_PAGES = 5
  * @event vk-open-market - A market was pressed (card, signal or rail).
  * @event vk-sign-in - A Sign in button was pressed (the rail's hint, or the `following` scope's, signed out).
  * @event vk-post-created - A reply was written from a card.
+ * @event vk-error - A card's write failed (agree, reply, edit, delete, report); `detail.error` is the failure.
  *
  * @csspart takes - The whole element.
  * @csspart for-you - The for-you rail (`<vk-for-you-rail>`, its own parts are exported as `rail-*`).
+ * @csspart rail-rail - The rail's `rail` part (the whole rail).
+ * @csspart rail-title - The rail's title.
+ * @csspart rail-hint - The rail's hint line when not personalized.
+ * @csspart rail-sign-in - The rail hint's Sign in button.
+ * @csspart rail-list - The rail's list of markets.
+ * @csspart rail-item - One market of the rail.
+ * @csspart rail-market - A rail market's button.
+ * @csspart rail-reason - Why a rail market is picked.
+ * @csspart rail-loading - The rail's loading skeleton.
+ * @csspart rail-empty - The rail's empty state.
+ * @csspart rail-error - The rail's error state.
+ * @csspart rail-retry - The rail's Retry button.
  * @csspart feed - The takes.
  * @csspart notice - The fallback notice.
  * @csspart sign-in-hint - Scope `following` signed out, without a fallback: why nothing shows.
@@ -241,7 +254,7 @@ export class VkCommunityTakes extends VkFeedQuery {
     return html`<div part="takes" class="takes">
       <vk-for-you-rail
         part="for-you"
-        exportparts="rail:rail-rail,hint:rail-hint,list:rail-list,item:rail-item,market:rail-market,reason:rail-reason"
+        exportparts="rail:rail-rail,title:rail-title,hint:rail-hint,sign-in:rail-sign-in,list:rail-list,item:rail-item,market:rail-market,reason:rail-reason,loading:rail-loading,empty:rail-empty,error:rail-error,retry:rail-retry"
         .room=${this.room}
         .subjectType=${subject ? this.subjectType : undefined}
         .subjectRef=${subject ? this.subjectRef : undefined}

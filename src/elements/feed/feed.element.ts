@@ -19,6 +19,7 @@ import { feedStyles } from './feed.styles.ts'
  * @event vk-open-market - A card's market line was pressed.
  * @event vk-post-created - A reply was written from a card.
  * @event vk-sign-in - Sign in was pressed: scope `following` signed out (§4.1 rule 4), which is not read.
+ * @event vk-error - A card's write failed (agree, reply, edit, delete, report); `detail.error` is the failure.
  *
  * @csspart feed - The whole feed.
  * @csspart sort-label - The 'ranked by record' label.

@@ -9,7 +9,7 @@ import { styles } from './leaderboard.styles.ts'
  * a node's board. A faceted rank is computed within that node, never sliced from the global board.
  *
  * @csspart board - The whole board.
- * @csspart header - Title and population.
+ * @csspart header - The title (the population line follows it, outside the header).
  * @csspart population - 'N ranked callers'.
  * @csspart list - The ranked list.
  * @csspart row - One caller.

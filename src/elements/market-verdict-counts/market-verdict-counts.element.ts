@@ -13,6 +13,7 @@ import { styles } from './market-verdict-counts.styles.ts'
  * @csspart void - The line shown for a voided market.
  * @csspart loading - The loading line.
  * @csspart error - The failure line.
+ * @csspart retry - Its Retry button.
  *
  * @cssproperty --vk-color-yes - Right count.
  * @cssproperty --vk-color-no - Wrong count.

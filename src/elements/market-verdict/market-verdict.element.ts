@@ -16,6 +16,7 @@ import { styles } from './market-verdict.styles.ts'
  * @csspart void - The line shown for a voided market.
  * @csspart loading - The loading line.
  * @csspart error - The failure line.
+ * @csspart retry - Its Retry button.
  *
  * @cssproperty --vk-color-surface - Background.
  * @cssproperty --vk-color-yes - Right count.

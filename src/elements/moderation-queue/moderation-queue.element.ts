@@ -3,7 +3,7 @@ import type { ModQueueItem, ModState } from '../../contract/types.ts'
 import { failureText } from '../shared/failures.ts'
 import { absoluteTime } from '../shared/format.ts'
 import { displayName } from '../shared/identity.ts'
-import { emptyState, errorState, loadingState, retryPaged } from '../shared/states.ts'
+import { emptyState, errorState, loadingState, pagedTail } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { tabList } from '../shared/tabs.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -175,14 +175,9 @@ export class VkModerationQueue extends VkElement {
     if (q.error && !q.items.length) return errorState(s.t('error'), s.t('retry'), () => q.refresh())
     if (q.loading && !q.items.length) return loadingState(s.t('loading'))
     if (!q.items.length) return emptyState(s.t(this.tab === 'open' ? 'empty' : 'emptyActioned'))
-    // A failure under the rows: Retry loads a failed later page again, else re-reads the queue.
+    const more = { error: s.t('error'), retry: s.t('retry'), loadMore: s.t('loadMore'), loadingMore: s.t('loadingMore') }
     return html`<ul part="list">${q.items.map((i) => this.row(i))}</ul>
-      ${q.error ? errorState(s.t('error'), s.t('retry'), () => retryPaged(q)) : nothing}
-      ${q.nextCursor
-        ? html`<button type="button" part="load-more" class="vk-button" ?disabled=${q.loadingMore} aria-busy=${q.loadingMore ? 'true' : 'false'} @click=${() => q.loadMore()}>
-            ${q.loadingMore ? s.t('loadingMore') : s.t('loadMore')}
-          </button>`
-        : nothing}`
+      ${pagedTail({ ...q, hasMore: !!q.nextCursor }, more, 'load-more')}`
   }
 
   override render() {

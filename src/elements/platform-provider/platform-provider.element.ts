@@ -1,10 +1,10 @@
 import { ContextProvider } from '@lit/context'
-import { css, html, type PropertyValues } from 'lit'
+import { html, type PropertyValues } from 'lit'
 import type { NetworkConfig } from '../../contract/networks.ts'
 import { createVenuekit, getVenuekit, type CheckoutAdapter, type Venuekit } from '../../stores/index.ts'
 import { venuekitContext } from '../shared/venuekit-context.ts'
-import { themeStyles } from '../shared/theme.ts'
 import { VkElement } from '../shared/vk-element.ts'
+import { styles } from './platform-provider.styles.ts'
 
 /**
  * @summary Holds the client, the session and the checkout adapter for every venuekit element inside it.
@@ -24,7 +24,7 @@ import { VkElement } from '../shared/vk-element.ts'
  * after every logout, whoever ended the session, so a venue can end the wallet session too (§9.2).
  */
 export class VkPlatformProvider extends VkElement {
-  static override styles = [themeStyles, css`:host { display: contents; }`]
+  static override styles = styles
   static override properties = {
     venuekit: { attribute: false },
     baseUrl: { attribute: 'base-url' },

@@ -19,6 +19,7 @@ import { styles } from './record-chip.styles.ts'
  * A rank is never shown without its population; unranked is its own state, never last place (§2.12).
  *
  * @csspart chip - The chip.
+ * @csspart error - The chip when the record could not be read ('record unavailable'; `part="chip error"`).
  *
  * @cssproperty --vk-color-surface - Chip background.
  * @cssproperty --vk-color-muted - Unranked text.

@@ -40,12 +40,15 @@ const onUnlessFalse = { fromAttribute: (v: string | null) => v !== 'false', toAt
  * - Rows get Tail only when `onTail` is set.
  * - A private room read by an outsider is a not-found state (its existence is not confirmed).
  *
- * @event vk-sign-in - A signed-out reader asked to sign in (spec `onSignIn`).
- * @event vk-open-market - A market was pressed (spec `onOpenMarket`).
+ * @event vk-sign-in - A signed-out reader asked to sign in (spec `onSignIn`): the composer's button, the rail's hint, or Follow.
+ * @event vk-require-sign-in - A signed-out reader pressed Agree or Reply on a row's card (`detail.action`).
+ * @event vk-open-market - A market was pressed (spec `onOpenMarket`): a row's market line, closing soon, or the rail.
  * @event vk-membership-change - The reader joined or left.
- * @event vk-post-created - A post was written here.
+ * @event vk-follow-change - The header's Follow button followed or unfollowed the room's subject.
+ * @event vk-take-prompt-answered - The take prompt (inside a `<vk-platform-provider>`) was skipped or posted.
+ * @event vk-post-created - A post was written here (the composer, a row's reply, or the take prompt).
  * @event vk-tail - Tail was pressed on a take (with `onTail`).
- * @event vk-error - A post, join or leave failed (also a reply or edit from a row); `detail.error` is the failure.
+ * @event vk-error - A post, join or leave failed (also a row's write, a follow, or the take prompt's post); `detail.error` is the failure.
  *
  * @csspart room - The whole room.
  * @csspart header - Title, headcount, Follow and Leave.

@@ -58,18 +58,23 @@ export const retryPaged = (v: Pick<PagedValue, 'loadMoreError' | 'loadMore' | 'r
  * not empty: the skeleton while a page is loading, else Load more.
  */
 export function pagedBody(v: PagedValue, count: number, s: PagedStrings, list: () => unknown) {
-  const error = v.error ? errorState(s.error, s.retry, () => retryPaged(v)) : nothing
-  const more = v.hasMore
-    ? html`<button type="button" part="more" class="vk-button more" ?disabled=${!!v.loadingMore} @click=${() => v.loadMore()}>
-        ${v.loadingMore ? s.loadingMore : s.loadMore}
-      </button>`
-    : nothing
-  if (!count) {
-    if (v.loading || (v.hasMore && v.loadingMore)) return loadingState(s.loading)
-    if (v.error) return error
-    return v.hasMore ? more : emptyState(s.empty)
-  }
-  return html`${list()} ${error} ${more}`
+  if (count) return html`${list()} ${pagedTail(v, s)}`
+  if (v.loading || (v.hasMore && v.loadingMore)) return loadingState(s.loading)
+  if (v.error) return errorState(s.error, s.retry, () => retryPaged(v))
+  return v.hasMore ? pagedTail(v, s) : emptyState(s.empty)
+}
+
+/**
+ * Under a list with rows: a failure line with Retry (`retryPaged`), then Load more while there is more
+ * (`part`: the element's name for the button, `more` by default).
+ */
+export function pagedTail(v: PagedValue, s: Omit<PagedStrings, 'loading' | 'empty'>, part = 'more') {
+  return html`${v.error ? errorState(s.error, s.retry, () => retryPaged(v)) : nothing}
+    ${v.hasMore
+      ? html`<button type="button" part=${part} class="vk-button more" ?disabled=${!!v.loadingMore} aria-busy=${v.loadingMore ? 'true' : 'false'} @click=${() => v.loadMore()}>
+          ${v.loadingMore ? s.loadingMore : s.loadMore}
+        </button>`
+      : nothing}`
 }
 
 /** PagedStrings from the `comments` slice. */

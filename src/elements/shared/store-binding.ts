@@ -3,6 +3,8 @@
  * update and returns the store to show (or null: none). The factories on `Venuekit` return the same
  * instance for the same arguments, so an unchanged attribute keeps the same subscription; a changed one
  * swaps it. The subscription ends when the element leaves the page (the store stops when nobody listens).
+ * This is why elements do not use `@nanostores/lit`'s `StoreController`, which binds one store fixed at
+ * construction (docs/ARCHITECTURE.md, Elements).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 

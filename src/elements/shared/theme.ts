@@ -1,7 +1,6 @@
 /**
  * Theme tokens. Public `--vk-*` custom properties with defaults on `:host`; light and dark follow
- * `prefers-color-scheme` unless the page sets `theme="light"` or `theme="dark"` on the element (or on
- * an ancestor through the custom property `--vk-color-scheme`).
+ * `prefers-color-scheme` unless the page sets `theme="light"` or `theme="dark"` on the element.
  *
  * Colour: --vk-color-bg, --vk-color-surface, --vk-color-text, --vk-color-muted, --vk-color-border,
  *   --vk-color-accent, --vk-color-accent-text, --vk-color-yes, --vk-color-no, --vk-color-danger,

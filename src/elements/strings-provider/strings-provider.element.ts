@@ -2,8 +2,7 @@ import { ContextProvider } from '@lit/context'
 import { html, type PropertyValues } from 'lit'
 import { VkElement } from '../shared/vk-element.ts'
 import { stringsContext, type StringsContextValue } from '../shared/strings/index.ts'
-import { themeStyles } from '../shared/theme.ts'
-import { css } from 'lit'
+import { styles } from './strings-provider.styles.ts'
 
 /**
  * @summary Replaces the visible strings of every venuekit element inside it, and sets their locale.
@@ -15,7 +14,7 @@ import { css } from 'lit'
  * locale used by Intl for numbers and times.
  */
 export class VkStringsProvider extends VkElement {
-  static override styles = [themeStyles, css`:host { display: contents; }`]
+  static override styles = styles
   static override properties = {
     locale: { type: String, reflect: true },
     strings: { attribute: false },

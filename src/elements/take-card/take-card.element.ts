@@ -57,7 +57,10 @@ let seq = 0
  * @csspart edit - The Edit button.
  * @csspart delete - The Delete button.
  * @csspart report - The Report button.
- * @csspart composer - The reply, edit and report forms.
+ * @csspart composer - The reply, edit and report forms (and the delete confirmation).
+ * @csspart input - A form's textarea.
+ * @csspart submit - A form's send button (Reply, Save, Send report).
+ * @csspart cancel - A form's Cancel button.
  * @csspart failure - A form's failure line.
  * @csspart notice - Status lines (hidden notice, reported, failures).
  *

@@ -13,7 +13,9 @@ import { styles } from './take-prompt.styles.ts'
  * It opens after a settled buy (`vk.buySettled(…)`) when this wallet has not answered for that market and
  * side; a silent one-tap send never opens it. Skip is always one tap. Posting the reason writes a take whose
  * stance the server proves. An answer is remembered across reloads; a reload without an answer asks again;
- * a buy of the other side or of another market asks again. Put it inside a `<vk-platform-provider>`.
+ * a buy of the other side or of another market asks again. Like every element it reads the nearest
+ * `<vk-platform-provider>`'s context, else the page's registered one (`<vk-room-feed>` draws its own prompt
+ * only under a provider, §4.4 rule 5).
  * A failed post keeps the prompt open with the reason, and says why in a string of the `room` slice
  * chosen by the error's code (`promptFailed` when it has none); the service's message is only in `vk-error`.
  *

@@ -1,5 +1,7 @@
 /**
- * Postgres LISTEN/NOTIFY on a dedicated connection. The payload is only the topic (§6.1).
+ * Postgres LISTEN/NOTIFY on a dedicated connection. The payload is the topic, never event data (§6.1),
+ * followed by ` <n>` when the topic was published n > 1 times in one coalesced batch (`busPayload`,
+ * see `publish`); the listener turns that back into n events.
  * When the listening connection drops (server restart, failover, idle kill), it is reopened with
  * backoff; events published while it was down are lost, which clients survive because they refetch.
  */
