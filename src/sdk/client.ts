@@ -111,7 +111,13 @@ export function createClient(config: ClientConfig) {
   let session: SessionInfo | null = null
   const listeners = new Set<SessionListener>()
   const request = createRequest(cfg, config.fetchImpl, () => session?.token)
-  const takeCounts = takeCountsReader(request)
+  /**
+   * The moderation overlay of reads of posts when a read names no `venue`: a key scopes reads to its venue on
+   * the service (§5.3); a keyless client that names its `venueId` asks for that venue's overlay itself, so a
+   * venue's hides and bans hold on its pages with or without a key.
+   */
+  const venueOf = (o: { venue?: string }) => o.venue ?? (cfg.apiKey ? undefined : (cfg.venueId ?? undefined))
+  const takeCounts = takeCountsReader(request, venueOf)
   const stream = createStream(cfg.streamUrl, config.WebSocketImpl)
 
   /** A read: options become the query (the signal aside); the session goes along when there is one. */
@@ -174,16 +180,16 @@ export function createClient(config: ClientConfig) {
     posts: async (subjectType: SubjectType, subjectRef: string, o: ThreadOptions = {}) => {
       const ref = v.subject(subjectType, subjectRef)
       if (o.room != null) v.room(o.room)
-      return read<ThreadPage>(PATHS.posts, o, { subjectType, subjectRef: ref })
+      return read<ThreadPage>(PATHS.posts, o, { subjectType, subjectRef: ref, venue: venueOf(o) })
     },
     /** The ranked feed: render in the order given. */
     postFeed: async (o: FeedOptions = {}) => {
       v.oneOf(o.scope, FEED_SCOPES, 'scope')
       v.oneOf(o.sort, FEED_SORTS, 'sort')
-      return read<FeedPage>(PATHS.feed, o, maybeSubject(o))
+      return read<FeedPage>(PATHS.feed, o, { ...maybeSubject(o), venue: venueOf(o) })
     },
     /** A person's posts with how their resolved markets ended. */
-    postsByAuthor: async (wallet: string, o: AuthorPostsOptions = {}) => read<AuthorPostsResult>(PATHS.profilePosts(v.wallet(wallet)), o),
+    postsByAuthor: async (wallet: string, o: AuthorPostsOptions = {}) => read<AuthorPostsResult>(PATHS.profilePosts(v.wallet(wallet)), o, { venue: venueOf(o) }),
     /** Per-market counts (public): split by 100 ids, merged, and shared per set of ids. */
     takeCounts,
     /** The discovery rail. */

@@ -11,16 +11,18 @@ import { idSet, marketId } from './validate.ts'
 /** How long a settled read is reused, in ms. Any write through the client clears it. */
 export const TAKE_COUNTS_TTL_MS = 5000
 
-export function takeCountsReader(request: Request) {
+/** `venueOf`: the overlay a read asks for (the client's default when it names none). */
+export function takeCountsReader(request: Request, venueOf: (o: { venue?: string }) => string | undefined = (o) => o.venue) {
   const cache = new Map<string, { at: number; p: Promise<TakeCountsResult> }>()
   const read = async (marketIds: readonly string[], o: { venue?: string } = {}): Promise<TakeCountsResult> => {
     const ids = idSet(marketIds, marketId, 'marketIds')
-    const key = `${ids}|${o.venue ?? ''}`
+    const venue = venueOf(o)
+    const key = `${ids}|${venue ?? ''}`
     const hit = cache.get(key)
     if (hit && Date.now() - hit.at < TAKE_COUNTS_TTL_MS) return hit.p
     const parts: Promise<TakeCountsResult>[] = []
     for (let i = 0; i < ids.length; i += LIMITS.takeCountIdsPerRequest)
-      parts.push(request('GET', PATHS.takeCounts, { query: { ids: ids.slice(i, i + LIMITS.takeCountIdsPerRequest), venue: o.venue } }))
+      parts.push(request('GET', PATHS.takeCounts, { query: { ids: ids.slice(i, i + LIMITS.takeCountIdsPerRequest), venue } }))
     const entry: { at: number; p: Promise<TakeCountsResult> } = {
       at: Infinity,
       p: Promise.all(parts).then(

@@ -417,6 +417,27 @@ export const contractCases: ContractCase[] = [
     },
   },
   {
+    name: '§5.3 "It scopes reads to the venue": a keyless client that names its venueId reads with that venue\'s overlay too (thread, feed, profile, take counts); a read that names a venue, or a client with no venue, does not',
+    async run(h) {
+      const v = await h.venue()
+      const m = await h.addMarket()
+      const author = await h.signedIn()
+      const p = await author.createPost('event', m.id, 'hidden on this venue only')
+      await v.owner.mod.hide(p.id, { venueId: v.venueId })
+      const keyless = h.client({ apiKey: null, venueId: v.venueId })
+      eq(ids((await keyless.posts('event', m.id)).posts), [], 'thread')
+      eq((await keyless.postFeed({ scope: 'global', limit: 100 })).posts.some((x) => x.id === p.id), false, 'feed')
+      eq(ids((await keyless.postsByAuthor(author.w.wallet, { takes: false })).posts), [], 'profile')
+      eq((await keyless.takeCounts([m.id])).counts[m.id.toLowerCase()].posts, 0, 'take counts')
+      const other = await h.venue()
+      eq(ids((await keyless.posts('event', m.id, { venue: other.venueId })).posts), [p.id], 'a named venue wins')
+      eq((await keyless.takeCounts([m.id], { venue: other.venueId })).counts[m.id.toLowerCase()].posts, 1, 'a named venue wins (take counts)')
+      const none = h.client({ apiKey: null })
+      eq(ids((await none.posts('event', m.id)).posts), [p.id], 'no venue: no overlay')
+      eq((await none.takeCounts([m.id])).counts[m.id.toLowerCase()].posts, 1, 'no venue: no overlay (take counts)')
+    },
+  },
+  {
     name: '§2.12 records for many wallets at one node, the leaderboard by scope, and market verdicts',
     async run(h) {
       const ref = freshRef('rec')

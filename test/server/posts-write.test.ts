@@ -133,6 +133,26 @@ describe('posts: write path', () => {
     expectError(await call(svc, 'PATCH', `/v1/social/posts/${p.body.post.id}`, { token: a.token, body: { body: 'gone' } }), 404, 'post-not-found')
   })
 
+  it('a reply leaves the thread with its deleted parent: for anyone but its author it is gone — an agree is 404 and writes nothing; its author can still delete it', async () => {
+    const m = await addMarket(svc)
+    const a = await signIn(svc)
+    const b = await signIn(svc)
+    const c = await signIn(svc)
+    const top = await call(svc, 'POST', '/v1/social/posts', { token: a.token, body: { subjectType: 'event', subjectRef: m.id, body: 'top' } })
+    const reply = await call(svc, 'POST', '/v1/social/posts', { token: b.token, body: { subjectType: 'event', subjectRef: m.id, body: 'reply', parentId: top.body.post.id } })
+    assert.equal(reply.status, 201)
+    const agree = `/v1/social/posts/${reply.body.post.id}/reactions`
+    assert.equal((await call(svc, 'POST', agree, { token: c.token, body: { kind: 'agree', active: true } })).body.agrees, 1, 'reachable while its parent stands')
+    assert.equal((await call(svc, 'DELETE', `/v1/social/posts/${top.body.post.id}`, { token: a.token })).status, 200)
+    const thread = await call(svc, 'GET', `/v1/social/posts?subjectType=event&subjectRef=${m.id}&includeReplies=true`)
+    assert.deepEqual(thread.body.posts, [], 'the thread no longer holds either')
+    expectError(await call(svc, 'POST', agree, { token: c.token, body: { kind: 'agree', active: false } }), 404, 'post-not-found')
+    expectError(await call(svc, 'POST', agree, { token: a.token, body: { kind: 'agree', active: true } }), 404, 'post-not-found')
+    const row = await svc.ctx.db.selectFrom('posts').select('agrees').where('id', '=', reply.body.post.id).executeTakeFirstOrThrow()
+    assert.equal(row.agrees, 1, 'nothing written')
+    assert.equal((await call(svc, 'DELETE', `/v1/social/posts/${reply.body.post.id}`, { token: b.token })).status, 200, 'its author still reaches it')
+  })
+
   it('react: "Agree" once per account, set on and off idempotently', async () => {
     const m = await addMarket(svc)
     const a = await signIn(svc)

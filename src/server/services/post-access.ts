@@ -7,7 +7,8 @@
  *   gets the same 404: §7 answers an outsider 404 "not 403, so existence is not confirmed", and a write
  *   that succeeded (or failed differently) would confirm it.
  * - A post hidden by reports or removed by an operator is seen only by its author (§3.1), so for anyone
- *   else it is gone as it is in a read: no agree, no reply (404). A report and a moderation action still
+ *   else it is gone as it is in a read: no agree, no reply (404); so is a reply whose parent was deleted (it
+ *   left the thread with its parent). A report and a moderation action still
  *   reach it (`hidden: true`): the queue is where it is reviewed, and a report sent from a page read
  *   before the hide is evidence for that review.
  */
@@ -40,13 +41,15 @@ export async function reachablePost(ctx: ServiceContext, caller: Caller, id: str
     .select(POST_COLUMNS)
     .select(['p.deleted_at', 'p.room_private'])
     .select((eb) => eb.selectFrom('rooms as r').select('r.venue_id').whereRef('r.id', '=', 'p.room_id').as('room_venue_id'))
+    .select((eb) => eb.selectFrom('posts as pp').select('pp.deleted_at').whereRef('pp.id', '=', 'p.parent_id').as('parent_deleted_at'))
     .where('p.id', '=', id)
   if (opts.lock) q = q.forUpdate()
-  const row = (await q.executeTakeFirst()) as (ReachedPost & { deleted_at: Date | null }) | undefined
+  const row = (await q.executeTakeFirst()) as (ReachedPost & { deleted_at: Date | null; parent_deleted_at: Date | null }) | undefined
   const gone = () => notFound(opts.missing ?? 'no post with this id', 'post-not-found')
   if (!row || row.deleted_at) throw gone()
   const own = row.account_id === caller.accountId
-  if (!own && row.state !== 'visible' && !opts.hidden) throw gone()
+  // A reply leaves the thread with its deleted parent: for anyone else it is gone like a hidden post.
+  if (!own && (row.state !== 'visible' || row.parent_deleted_at) && !opts.hidden) throw gone()
   if (!own && row.room_private && !(row.room_id && row.room_venue_id && (await canSeePrivateRoom(ctx, row.room_id, row.room_venue_id, caller, db)))) throw gone()
   return row
 }
