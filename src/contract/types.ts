@@ -216,7 +216,8 @@ export interface RoomInfo {
   venueId: string
   subject: NodeRef
   visibility: 'public' | 'private'
-  title: string
+  /** The venue's name for the room; null in a private room's membership read by an outsider (§7: nothing confirmed beyond its existence). */
+  title: string | null
 }
 
 export interface Membership {

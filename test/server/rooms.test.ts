@@ -106,7 +106,7 @@ describe('§2.8 room membership read', () => {
     assert.ok(!Number.isNaN(Date.parse(afterJoin.body.joinedAt)))
   })
 
-  it('§2.8 "members: Headcount; null (never 0) for a private room seen by an outsider"', async () => {
+  it('§2.8 "members: Headcount; null (never 0) for a private room seen by an outsider"; the outsider is not told the room\'s title either', async () => {
     const { v, pub, priv } = await roomWorld()
     const u = await signIn(svc, undefined, v.venueId)
     const outsider = await signIn(svc, undefined, v.venueId)
@@ -117,8 +117,12 @@ describe('§2.8 room membership read', () => {
     assert.equal(out.status, 200)
     assert.equal(out.body.members, null)
     assert.equal(out.body.member, false)
+    assert.equal(out.body.room.title, null, "an outsider is not told the private room's title")
     assert.equal((await membership(priv)).body.members, null)
+    assert.equal((await membership(priv)).body.room.title, null)
     assert.equal((await membership(priv, v.owner)).body.members, 1)
+    assert.equal(typeof (await membership(priv, v.owner)).body.room.title, 'string', 'insiders see it')
+    assert.equal(typeof (await membership(pub, outsider)).body.room.title, 'string', 'a public room shows it to everyone')
     await call(svc, 'PUT', `/v1/rooms/${priv}/members/${u.wallet}`, { token: v.owner.token })
     assert.equal((await membership(priv, u)).body.members, 2)
   })

@@ -239,7 +239,8 @@ export class VkRoomFeed extends VkElement {
     const m = this.member.value
     if (!this.membership || !this.session.value || !m || m.member !== false) return nothing
     const s = this.str
-    const title = m.room?.title ?? this.feed.value?.room?.title ?? ''
+    // A private room's outsider is not told its title (null): the room's node names it, as in the header.
+    const title = m.room?.title ?? this.feed.value?.room?.title ?? m.room?.subject.ref ?? this.subjectRef ?? s.t('roomLabel')
     return html`<aside part="join-card" class="join-card" aria-labelledby="join-title">
       <h3 id="join-title">${s.t('joinTitle', { room: title })}</h3>
       <p>${m.left ? s.t('leftBody') : s.t('joinBody')}</p>

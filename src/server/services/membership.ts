@@ -36,8 +36,10 @@ export async function membershipOf(ctx: ServiceContext, room: RoomRow, caller: C
   const m = caller ? await memberRow(ctx, room.id, caller.accountId) : undefined
   const active = !!m && !m.left_at
   const insider = room.visibility === 'public' || active || (await canSeePrivateRoom(ctx, room.id, room.venue_id, caller))
+  const info = roomFromRow(room)
   return {
-    room: roomFromRow(room),
+    // An outsider of a private room learns that it exists (members: null, §2.8), not what its venue calls it.
+    room: insider ? info : { ...info, title: null },
     member: caller ? active : null,
     members: insider ? await headcount(ctx, room.id) : null,
     joinedAt: active ? iso(m!.joined_at) : null,
