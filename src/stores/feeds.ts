@@ -130,10 +130,10 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
     const args: FeedArgs = { ...o, scope, subjectType, subjectRef: subjectRefOf(subjectType, subjectRef) }
     return ctx.keep(`feed:${keyOf({ ...args })}`, () => {
       const p = pagedFeed(ctx, args)
-      return computed([p.first, p.$more, overlay.$agreed, ctx.$viewer], (f, m, agreed, viewer): FeedValue => ({
+      return computed([p.first, p.$more, overlay.$agreed, ctx.$session], (f, m, agreed, session): FeedValue => ({
         ...feedValue(p.pagesOf(f, m), overlay, agreed, o.sort ?? 'live'),
         ...p.status(f, m),
-        needsSession: scope === 'following' && viewer === '-',
+        needsSession: scope === 'following' && !session,
         loadMore: p.loadMore,
         refresh: p.refresh,
       }))
