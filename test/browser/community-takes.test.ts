@@ -163,6 +163,10 @@ describe('<vk-community-takes>', () => {
     expect(deepText(deep(plain, '[part~="sign-in-hint"]')!)).to.include('Sign in to see takes on what you follow.')
     expect(deep(plain, '[part~="feed"] [part~="error"]'), 'not "Couldn\'t load the discussion"').to.equal(null)
     expect(deep(plain, '[part~="feed"] [part~="empty"]')).to.equal(null)
+    const rail = plain.shadowRoot!.querySelector('vk-for-you-rail')!
+    await until(() => deep(rail, '[part~="hint"]'), "the rail's hint line")
+    expect(deepAll(plain, 'button').filter((b) => /sign in/i.test(deepText(b))), 'one Sign in on the page: the hint\'s, not the rail\'s too').to.have.length(1)
+    expect(deepText(deep(rail, '[part~="hint"]')!)).to.include('Sign in for markets picked for you.')
     await expect(plain).to.be.accessible()
     const asked = new Promise((ok) => plain.addEventListener('vk-sign-in', ok, { once: true }))
     ;(deep(plain, '[part~="sign-in-hint"] [part~="sign-in"]') as HTMLButtonElement).click()

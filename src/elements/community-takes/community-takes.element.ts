@@ -222,12 +222,17 @@ export class VkCommunityTakes extends VkFeedQuery {
     </li>`
   }
 
+  /** Scope `following` signed out with no fallback: the feed is the sign-in hint (and its button). */
+  private askingSignIn() {
+    return !!this.primary.value?.needsSession && !this.fallingBack()
+  }
+
   private feedView() {
     this.shown = null
     const primary = this.primary.value
     if (!primary) return nothing
     const falling = this.fallingBack()
-    if (primary.needsSession && !falling) return this.signInHint()
+    if (this.askingSignIn()) return this.signInHint()
     const v = (falling ? this.fallback.value : primary) as FeedValue | undefined
     const t = (k: keyof CommentsStrings) => this.str.t(k)
     if (!v) return nothing
@@ -260,6 +265,7 @@ export class VkCommunityTakes extends VkFeedQuery {
         .subjectRef=${subject ? this.subjectRef : undefined}
         .strings=${this.strings}
         .locale=${this.locale}
+        .signInElsewhere=${this.askingSignIn()}
       ></vk-for-you-rail>
       ${this.feedView()}
     </div>`

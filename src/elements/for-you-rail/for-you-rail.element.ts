@@ -13,7 +13,8 @@ import { styles } from './for-you-rail.styles.ts'
  * @summary The for-you rail: markets picked for the reader, each with its reason (§2.3).
  *
  * When the rail is not personalized it shows ONE hint line offering the personal version (with a Sign in
- * button when signed out), never a sign-in prompt per card.
+ * button when signed out), never a sign-in prompt per card. `sign-in-elsewhere` drops that button where the
+ * page already offers Sign in next to the rail (the `following` feed's hint in `<vk-community-takes>`).
  *
  * @event vk-open-market - A market was pressed.
  * @event vk-sign-in - The hint's Sign in button was pressed.
@@ -44,6 +45,7 @@ export class VkForYouRail extends VkElement {
     limit: { type: Number },
     strings: { attribute: false },
     locale: {},
+    signInElsewhere: { type: Boolean, attribute: 'sign-in-elsewhere' },
   }
 
   /** A room id: picks for that room. */
@@ -57,6 +59,8 @@ export class VkForYouRail extends VkElement {
   declare strings: Partial<CommentsStrings> | null | undefined
   /** Locale for the built-in strings. */
   declare locale: string | undefined
+  /** The page offers Sign in beside the rail: the hint line shows without its own button. */
+  declare signInElsewhere: boolean
 
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'comments')
@@ -109,7 +113,7 @@ export class VkForYouRail extends VkElement {
       ${!v.loading && !v.error && !v.personalized
         ? html`<p part="hint" class="hint">
             ${signedIn ? t('forYouHintFollow') : t('forYouHint')}
-            ${signedIn ? nothing : html`<button type="button" part="sign-in" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${t('signInAction')}</button>`}
+            ${signedIn || this.signInElsewhere ? nothing : html`<button type="button" part="sign-in" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${t('signInAction')}</button>`}
           </p>`
         : nothing}
       ${body}

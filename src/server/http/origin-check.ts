@@ -9,7 +9,8 @@ import type { MiddlewareHandler } from 'hono'
 import { VENUE_KEY_RE } from '../../contract/ids.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from './errors.ts'
-import { originAllowed, originsOfKey } from '../services/venue-origins.ts'
+import { originAllowed } from '../services/venue-origins.ts'
+import { liveKeyOf } from '../services/venue-of-request.ts'
 
 export function venueOriginCheck(ctx: ServiceContext): MiddlewareHandler {
   return async (c, next) => {
@@ -17,8 +18,8 @@ export function venueOriginCheck(ctx: ServiceContext): MiddlewareHandler {
     const key = c.req.header('x-venue-key')
     if (c.req.method === 'OPTIONS' || !origin || !key || !VENUE_KEY_RE.test(key)) return next()
     // An unknown or revoked key is the route's to refuse (401 invalid-venue-key).
-    const configured = await originsOfKey(ctx, key)
-    if (configured && !originAllowed(configured, origin)) {
+    const live = await liveKeyOf(ctx, c)
+    if (live && !originAllowed(live.origins, origin)) {
       throw new ApiError(403, 'origin-not-allowed', `this venue's key is not accepted from ${origin.slice(0, 200)}; the venue's owner lists its origins`)
     }
     return next()

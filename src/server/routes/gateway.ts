@@ -11,7 +11,7 @@ import { requireCaller, resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { parseParam, parseQuery, zNoQuery, zVenueId } from '../http/validate.ts'
 import { meter, usageOf } from '../services/usage.ts'
-import { lookupVenueKey, venueOfRequest } from '../services/venue-of-request.ts'
+import { liveKeyOf, venueOfRequest } from '../services/venue-of-request.ts'
 import { requireVenueAdmin, sponsorshipOf } from '../services/venues.ts'
 
 const zDays = z
@@ -27,10 +27,9 @@ export function gatewayRoutes(ctx: ServiceContext) {
   // Metering: after the route answered, a live key's venue is counted once for this request.
   app.use('*', async (c, next) => {
     await next()
-    const key = c.req.header('x-venue-key')
-    if (!key || c.req.method === 'OPTIONS') return
+    if (c.req.method === 'OPTIONS') return
     try {
-      const found = await lookupVenueKey(ctx, key)
+      const found = await liveKeyOf(ctx, c)
       if (found) await meter(ctx, found.venueId, c.req.method === 'GET' || c.req.method === 'HEAD' ? 'reads' : 'writes')
     } catch (err) {
       console.error('[venuekit] usage metering failed', err)

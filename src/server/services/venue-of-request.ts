@@ -26,16 +26,37 @@ export interface RequestVenue {
   refusedKey?: ApiError
 }
 
-/** The live (unrevoked) key with this raw value, or null. Looked up by its SHA-256 hash only. */
-export async function lookupVenueKey(ctx: ServiceContext, key: string): Promise<{ venueId: string; scopes: string[] } | null> {
-  if (!VENUE_KEY_RE.test(key)) return null
-  const row = await ctx.db
-    .selectFrom('venue_keys')
-    .select(['venue_id', 'scopes', 'revoked_at'])
-    .where('key_hash', '=', sha256(key))
-    .executeTakeFirst()
-  if (!row || row.revoked_at) return null
-  return { venueId: row.venue_id, scopes: parseJson<string[]>(row.scopes) }
+/** A live (unrevoked) venue key: its venue, scopes, and the venue's configured browser origins. */
+export interface LiveKey {
+  venueId: string
+  scopes: string[]
+  origins: string[]
+}
+
+/** Per request: the origin check, the route and the metering share one lookup of the key. */
+const keysOfRequests = new WeakMap<Request, Promise<LiveKey | null>>()
+
+/**
+ * The live key the request sends in `X-Venue-Key`, or null (none sent, malformed, unknown or revoked).
+ * Looked up by its SHA-256 hash only, once per request.
+ */
+export function liveKeyOf(ctx: ServiceContext, c: Context): Promise<LiveKey | null> {
+  const key = c.req.header('x-venue-key')
+  if (!key || !VENUE_KEY_RE.test(key)) return Promise.resolve(null)
+  let found = keysOfRequests.get(c.req.raw)
+  if (!found) {
+    found = ctx.db
+      .selectFrom('venue_keys as k')
+      .innerJoin('venues as v', 'v.id', 'k.venue_id')
+      .select(['k.venue_id', 'k.scopes', 'k.revoked_at', 'v.origins'])
+      .where('k.key_hash', '=', sha256(key))
+      .executeTakeFirst()
+      .then((row) => (row && !row.revoked_at ? { venueId: row.venue_id, scopes: parseJson<string[]>(row.scopes), origins: parseJson<string[]>(row.origins) } : null))
+    keysOfRequests.set(c.req.raw, found)
+    // A failed lookup is not kept: the next caller asks again.
+    found.catch(() => keysOfRequests.delete(c.req.raw))
+  }
+  return found
 }
 
 /** The request's venue key: null when none is sent; its refusal (401) when one is sent but is not a live key. */
@@ -43,7 +64,7 @@ async function checkKey(ctx: ServiceContext, c: Context): Promise<RequestVenue |
   const key = c.req.header('x-venue-key')
   if (!key) return null
   if (!VENUE_KEY_RE.test(key)) return new ApiError(401, 'invalid-venue-key', "X-Venue-Key must be 'pck_' followed by 64 hex characters")
-  const found = await lookupVenueKey(ctx, key)
+  const found = await liveKeyOf(ctx, c)
   if (!found) return new ApiError(401, 'invalid-venue-key', 'this venue key is not valid')
   return { venueId: found.venueId, keyed: true, scopes: found.scopes }
 }

@@ -7,7 +7,6 @@
  */
 import type { VenueOrigins } from '../../contract/types.ts'
 import type { Caller } from '../auth/session.ts'
-import { sha256 } from '../auth/tokens.ts'
 import { parseJson } from '../chain/markets.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError, notFound } from '../http/errors.ts'
@@ -52,18 +51,6 @@ export async function setVenueOrigins(ctx: ServiceContext, caller: Caller, venue
   await ownedVenue(ctx, caller, venueId)
   await ctx.db.updateTable('venues').set({ origins: JSON.stringify(list) }).where('id', '=', venueId).execute()
   return { venueId, origins: list }
-}
-
-/** The configured origins of a live key's venue; null when the key is not a live key. */
-export async function originsOfKey(ctx: ServiceContext, key: string): Promise<string[] | null> {
-  const row = await ctx.db
-    .selectFrom('venue_keys as k')
-    .innerJoin('venues as v', 'v.id', 'k.venue_id')
-    .select(['v.origins', 'k.revoked_at'])
-    .where('k.key_hash', '=', sha256(key))
-    .executeTakeFirst()
-  if (!row || row.revoked_at) return null
-  return parseJson<string[]>(row.origins)
 }
 
 /** Whether a browser request from `origin` may use the key of a venue with these origins. */
