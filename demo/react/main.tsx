@@ -9,6 +9,7 @@ import 'venuekit/elements/market-comments'
 import 'venuekit/elements/follow-button'
 import type { Market } from '../../src/contract/types.ts'
 import { startApp } from '../shared/app.ts'
+import { takeCountLine } from '../shared/market.ts'
 
 /** A nanostores store in React (what @nanostores/react's useStore does). */
 function useStore<T>(store: { get(): T; listen(cb: () => void): () => void }): T {
@@ -31,7 +32,7 @@ function App({ vk, market, buyHost }: { vk: Venuekit; market: Market; buyHost: H
         <span className="framework-badge">React 19</span>
         <h1>{market.title}</h1>
         <p className="store-line" data-store="take-count">
-          {count ? `${count.takes} takes · ${count.posts} posts in this thread` : ''}
+          {takeCountLine(count)}
         </p>
       </section>
       <div ref={actions} className="market-actions">

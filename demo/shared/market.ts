@@ -39,12 +39,18 @@ export function renderMarketHead(host: HTMLElement, m: Market) {
 }
 
 /**
- * The venue's answers to the elements' requests: `vk-open-market` opens the market page; `vk-sign-in` and
+ * The venue's answers to the elements' requests: `vk-open-market` opens the market page, `vk-open-post` the
+ * market page at the post; `vk-sign-in` and
  * `vk-require-sign-in` point at the demo's wallet picker (a real venue opens its wallet login here).
  */
 export function handleElementRequests(marketPage = '/market.html') {
   document.addEventListener('vk-open-market', (e) => {
     location.href = `${marketPage}?id=${encodeURIComponent(e.detail.marketId)}`
+  })
+  // The operator's "Open post": the market page, scrolled to the post (`focus-post-id`).
+  document.addEventListener('vk-open-post', (e) => {
+    if (e.detail.subjectType !== 'event') return
+    location.href = `${marketPage}?id=${encodeURIComponent(e.detail.subjectRef)}&post=${encodeURIComponent(e.detail.postId)}`
   })
   const toSignIn = () => {
     const picker = document.getElementById('demo-wallet') as HTMLSelectElement | null
@@ -53,4 +59,14 @@ export function handleElementRequests(marketPage = '/market.html') {
   }
   document.addEventListener('vk-sign-in', toSignIn)
   document.addEventListener('vk-require-sign-in', toSignIn)
+}
+
+/** The frameworks' store line: "1 take · 3 posts in this thread", counted in the page's language with Intl. */
+export function takeCountLine(c: { takes: number; posts: number } | null, locale?: string): string {
+  if (!c) return '' // §4.5 trap 4: nothing while unknown, never "0 takes"
+  const n = new Intl.NumberFormat(locale)
+  const one = new Intl.PluralRules(locale)
+  const takes = one.select(c.takes) === 'one' ? 'take' : 'takes'
+  const posts = one.select(c.posts) === 'one' ? 'post' : 'posts'
+  return `${n.format(c.takes)} ${takes} · ${n.format(c.posts)} ${posts} in this thread`
 }

@@ -22,6 +22,8 @@ async function main() {
     // The page's elements name the default market in plain HTML; `?market=` points them at another one.
     for (const e of document.querySelectorAll('[market-id]')) e.setAttribute('market-id', market.id)
     for (const e of document.querySelectorAll('vk-follow-button[subject-type="event"]')) e.setAttribute('subject-ref', market.id)
+    const post = new URLSearchParams(location.search).get('post')
+    if (post) document.querySelector('vk-market-comments')?.setAttribute('focus-post-id', post)
     renderMarketHead(document.getElementById('market-head')!, market)
     devBar = mountDevBar(bar, vk, { market, buyHost: document.getElementById('demo-buy') })
   } else {

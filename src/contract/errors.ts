@@ -33,7 +33,8 @@ export const ERROR_CODES = [
   'parent-mismatch',
   'room-join-required',
   'room-left',
-  'room-not-open',
+  // No `room-not-open`: joining a private room is not an error. §3.3/§7 answer it with the `refused` flag
+  // and 'this room is not open to join' (200 `{ member: false, refused: true, message }`, MSG.ROOM_NOT_OPEN).
   'room-other-venue',
   'venue-key-required',
   'invalid-venue-key',

@@ -6,7 +6,9 @@
  * In linear terms the weight is (1 + engagement) × 10^(TAKE_BOOST) × 10^(t / DECAY_SECONDS): every
  * DECAY_SECONDS (12.5 h) of age costs a factor of ten, which ten times the engagement wins back, and a
  * take counts as a comment with ten times its engagement. The score only changes when engagement
- * changes, so it is stored on the post and indexed; a page is an index range scan.
+ * changes, so it is stored on the post and indexed; a page is an index range scan. Migration 010's trigger
+ * computes the same arithmetic in SQL when a reply's visibility moves its parent's reply count: a change of
+ * the formula needs a migration that replaces that trigger too.
  */
 export const DECAY_SECONDS = 45_000
 export const TAKE_BOOST = 1

@@ -112,11 +112,12 @@ export function createClient(config: ClientConfig) {
   const listeners = new Set<SessionListener>()
   const request = createRequest(cfg, config.fetchImpl, () => session?.token)
   /**
-   * The moderation overlay of reads of posts when a read names no `venue`: a key scopes reads to its venue on
-   * the service (§5.3); a keyless client that names its `venueId` asks for that venue's overlay itself, so a
-   * venue's hides and bans hold on its pages with or without a key.
+   * The moderation overlay of reads of posts when a read names no `venue`: the client's `venueId`, keyed or
+   * not, so a venue's hides and bans hold on its pages with or without a key, and also when the service
+   * refuses the key for reads (unknown, revoked, or trade-only). With a live key `venue` names the key's own
+   * venue, so sending it changes nothing (§5.3: the named venue, else the key's).
    */
-  const venueOf = (o: { venue?: string }) => o.venue ?? (cfg.apiKey ? undefined : (cfg.venueId ?? undefined))
+  const venueOf = (o: { venue?: string }) => o.venue ?? cfg.venueId ?? undefined
   const takeCounts = takeCountsReader(request, venueOf)
   const stream = createStream(cfg.streamUrl, config.WebSocketImpl)
 

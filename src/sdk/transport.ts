@@ -71,9 +71,14 @@ export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | und
     } catch {
       throw new HttpError(res.status, res.ok ? 'invalid-response' : `http-${res.status}`, text, `the service answered ${res.status} with a body that is not JSON`)
     }
-    // A read went on without the key (unknown or revoked): say so once, since nothing else fails (§5.1).
+    // A read went on without the key (unknown, revoked or trade-only): say so once, since nothing else fails
+    // (§5.1). Reads of posts name the client's `venueId` themselves, so its overlay holds when one is set.
     if (cfg.apiKey && res.headers?.get(HEADERS.venueKeyStatus) == 'refused')
-      warnOnce("the service refused this client's apiKey for reads (unknown, revoked, or without the 'read' scope): reads go on without the venue's moderation overlay; room 'self' fails, and writes fail with invalid-venue-key when the key is not live")
+      warnOnce(
+        `the service refused this client's apiKey for reads (unknown, revoked, or without the 'read' scope): ${
+          cfg.venueId ? `reads of posts keep venue '${cfg.venueId}'s moderation overlay (venueId)` : "reads go on without the venue's moderation overlay (set venueId to keep it)"
+        }; room 'self' fails, and writes fail with invalid-venue-key when the key is not live`,
+      )
     if (!res.ok) {
       const e = isErrorBody(data) ? data.error : null
       throw new HttpError(res.status, e ? e.code : `http-${res.status}`, data, e ? e.message : `the service answered ${res.status}`)

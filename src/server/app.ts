@@ -19,6 +19,7 @@ import { modRoutes } from './routes/mod.ts'
 import { recordRoutes } from './routes/records.ts'
 import { venueOriginRoutes } from './routes/venue-origins.ts'
 import { corsHeaders } from './http/cors.ts'
+import { methodsServing } from './http/method-not-allowed.ts'
 import { venueOriginCheck } from './http/origin-check.ts'
 import { rateLimit } from './http/rate-limit.ts'
 import { PATHS } from '../contract/paths.ts'
@@ -39,7 +40,16 @@ export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () =
   extra(app)
   for (const m of modules) app.route('/', m(ctx))
 
-  app.notFound((c) => c.json({ error: { code: 'not-found', message: `no route for ${c.req.method} ${new URL(c.req.url).pathname}` } }, 404))
+  const methodsOf = methodsServing(app)
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname
+    const allow = methodsOf(path)
+    if (allow.length) {
+      c.header('Allow', allow.join(', '))
+      return c.json({ error: { code: 'method-not-allowed', message: `${c.req.method} is not allowed on ${path}; it takes ${allow.join(', ')}` } }, 405)
+    }
+    return c.json({ error: { code: 'not-found', message: `no route for ${c.req.method} ${path}` } }, 404)
+  })
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json(err.toBody(), err.status)
     if (err instanceof HTTPException) {

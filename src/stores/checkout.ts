@@ -6,11 +6,15 @@
  * market and side have no answer yet; a silent one-tap send never opens it. Skip and a posted take both
  * answer it. Answers and the open prompt persist (`@nanostores/persistent`), so a reload without an
  * answer asks again and an answered prompt never asks twice.
+ * The prompt belongs to the buying wallet: it is shown only while the session's account holds that wallet
+ * (the session's wallet or another wallet of its account, which is who a take is written by, §2.1). Signed
+ * out, or signed in as another account, it is hidden, never answered, and kept for the buyer (one open
+ * prompt per wallet), who sees it again on signing back in.
  */
-import { persistentJSON, persistentMap } from '@nanostores/persistent'
+import { persistentMap } from '@nanostores/persistent'
 import { atom, computed, onMount, type ReadableAtom } from 'nanostores'
 import { isMarketId, isWallet } from '../contract/ids.ts'
-import type { Post } from '../contract/types.ts'
+import type { Post, SessionInfo } from '../contract/types.ts'
 import { isTradeable, sideLabel } from '../core/markets.ts'
 import { ValidationError, VenuekitError } from '../sdk/errors.ts'
 import type { Ctx } from './ctx.ts'
@@ -46,11 +50,14 @@ export interface BuySettled {
 }
 export interface TakePromptValue {
   open: boolean
+  /** The buying wallet; the prompt is open only while the session's account holds it. */
   wallet: string | null
   marketId: string | null
   side: number | null
   /** The side's label (displayLabel over label), null until the market is known. */
   outcomeLabel: string | null
+  /** The title of the market it asks about (so the reader knows what the take is on), null until known. */
+  marketTitle: string | null
   /** Answers the prompt without a take. */
   skip(): void
   /** Posts the take on the market's thread and answers the prompt; throws (and stays open) on failure. */
@@ -75,12 +82,13 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
 
   /**
    * §7.2: a trade can revert on a market that looks open (un-resolved is not tradeable), so a buy is gated
-   * on `isTradeable()`: the market as known, else read now. A market that is unknown or not tradeable throws
-   * and the adapter is never asked.
+   * on `isTradeable()` of the market read now, never the page's cached copy: a market resolved or voided
+   * before its closing time looks open in a copy read earlier, and one unknown then may exist now. The read
+   * refreshes the cache too (Tail). A market that is unknown or not tradeable throws, as does a failed read
+   * (the gate never fails open), and the adapter is never asked.
    */
   const assertTradeable = async (marketId: string) => {
-    let m = markets.$markets.get()[marketId]
-    if (m === undefined) m = (await markets.batch([marketId]))[marketId] ?? null
+    const m = (await markets.batch([marketId]))[marketId] ?? null
     if (!m) throw new VenuekitError('market-not-found', 'no market with this id')
     if (!isTradeable(m)) throw new VenuekitError('not-tradeable', 'this market is not open for trading (closed, resolved or voided)')
   }
@@ -123,15 +131,36 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     },
   }))
 
-  // The take prompt's persisted state: the open prompt (asked again after a reload) and the answers.
-  const $open = persistentJSON<Open | null>('vk:take-prompt:open', null)
+  // The take prompt's persisted state: per buying wallet its open prompt (`<marketId>|<side>`, asked again
+  // after a reload and when that wallet signs in again), and the answers.
+  const $open = persistentMap<Record<string, string | undefined>>('vk:take-prompt:open:')
   const $answered = persistentMap<Record<string, string | undefined>>('vk:take-prompt:answered:')
   ctx.onDispose($open.listen(() => {}))
   ctx.onDispose($answered.listen(() => {}))
   const answerKey = (o: Open) => `${o.wallet}|${o.marketId}|${o.side}`
+  const openOf = (wallet: string, v: string | undefined): Open | null => {
+    const [marketId, side] = (v ?? '').split('|')
+    return isMarketId(marketId) && /^\d+$/.test(side ?? '') ? { wallet, marketId, side: Number(side) } : null
+  }
+  /** The unanswered prompt the session's account sees: its session wallet's first, then its other wallets'. */
+  const pendingFor = (session: SessionInfo | null, open: Record<string, string | undefined>, answered: Record<string, string | undefined>): Open | null => {
+    if (!session) return null
+    for (const w of new Set([session.wallet, ...(session.wallets ?? [])].filter(Boolean).map((x) => x.toLowerCase()))) {
+      const o = openOf(w, open[w])
+      if (o && !answered[answerKey(o)]) return o
+    }
+    return null
+  }
   const answer = (o: Open) => {
     $answered.setKey(answerKey(o), new Date().toISOString())
-    if ($open.get() && answerKey($open.get()!) === answerKey(o)) $open.set(null)
+    const now = openOf(o.wallet, $open.get()[o.wallet])
+    if (now && answerKey(now) === answerKey(o)) $open.setKey(o.wallet, undefined)
+  }
+  /** Acts only on the prompt the current session sees (a stale value never answers another wallet's prompt). */
+  const current = (o: Open | null) => {
+    const now = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+    if (!o || !now || answerKey(now) !== answerKey(o)) throw new VenuekitError('no-prompt', 'the take prompt is not open for the signed-in wallet')
+    return o
   }
 
   /** The venue reports a settled buy; returns whether the prompt opened. */
@@ -141,13 +170,15 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     if (b.silent) return false
     const o: Open = { wallet: b.wallet.toLowerCase(), marketId: t.marketId, side: t.side }
     if ($answered.get()[answerKey(o)]) return false
-    $open.set(o)
+    $open.setKey(o.wallet, `${o.marketId}|${o.side}`)
     markets.ensure(o.marketId)
-    return true
+    // Open for the reader only while the buyer's account is signed in (otherwise kept for the buyer).
+    const shown = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+    return !!shown && answerKey(shown) === answerKey(o)
   }
 
-  const $prompt = computed([$open, $answered, markets.$markets], (o0, answered, ms): TakePromptValue => {
-    const o = o0 && !answered[answerKey(o0)] ? o0 : null
+  const $prompt = computed([$open, $answered, markets.$markets, ctx.$session], (open, answered, ms, session): TakePromptValue => {
+    const o = pendingFor(session, open, answered)
     const m = o ? ms[o.marketId] : null
     return {
       open: !!o,
@@ -155,18 +186,28 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
       marketId: o?.marketId ?? null,
       side: o?.side ?? null,
       outcomeLabel: m && o ? sideLabel(m.outcomes, o.side) : null,
-      skip: () => void (o && answer(o)),
+      marketTitle: m?.title ?? null,
+      skip: () => {
+        // A stale value's skip never answers a prompt the current session does not see.
+        const now = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+        if (o && now && answerKey(now) === answerKey(o)) answer(o)
+      },
       post: async (body: string) => {
-        if (!o) throw new VenuekitError('no-prompt', 'the take prompt is not open')
-        const p = await createTake(o.marketId, body)
-        answer(o)
+        const asked = current(o)
+        const p = await createTake(asked.marketId, body)
+        answer(asked)
         return p
       },
     }
   })
   onMount($prompt, () => {
-    const o = $open.get()
-    if (o) markets.ensure(o.marketId)
+    // The market of the prompt the reader sees (again on every sign-in: the buyer's prompt comes back).
+    const read = () => {
+      const o = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+      if (o) markets.ensure(o.marketId)
+    }
+    read()
+    return ctx.$session.listen(read)
   })
 
   return {

@@ -33,6 +33,8 @@ export interface CommentsValue {
   /** Set when the failure is a later page's: retry with `loadMore()` (else `refresh()` re-reads the first page). */
   loadMoreError: unknown
   hasMore: boolean
+  /** A later page (`loadMore`) is in flight. */
+  loadingMore: boolean
   loadMore(): Promise<void>
   refresh(): void
   /** Posts that arrived live and are not shown yet. */
@@ -120,6 +122,7 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
         const at = Date.now()
         try {
           const v = await load(s.cursor)
+          ctx.readSucceeded()
           if ($s.get().key === s.key) $s.set({ ...merge($s.get(), loaded(at, v), false), moreLoading: false })
         } catch (e) {
           if ($s.get().key === s.key) $s.set({ ...$s.get(), moreLoading: false, moreError: e })
@@ -160,6 +163,7 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
           error: f.error ?? (current ? s.moreError : null) ?? null,
           loadMoreError: f.error ? null : ((current ? s.moreError : null) ?? null),
           hasMore: current && !!s.cursor,
+          loadingMore: current && s.moreLoading,
           loadMore,
           refresh,
           newCount,

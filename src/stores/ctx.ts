@@ -22,6 +22,12 @@ export interface QueryOptions {
   viewer?: boolean
   /** Read only when signed in; signed out the store stays empty and makes no request. */
   signedIn?: boolean
+  /**
+   * A read for the rows of a list (names and avatars, records, markets): after it fails it is read again
+   * once a read of another kind succeeds (a list's Retry, a later page, a re-read), so the rows recover
+   * with their list instead of keeping a placeholder ("0x67a5…633d", 'Record unavailable') for good.
+   */
+  recover?: boolean
 }
 
 export interface Ctx {
@@ -37,6 +43,11 @@ export interface Ctx {
   revalidate(...prefixes: string[]): void
   /** Clean-ups run by `dispose()`. */
   onDispose(fn: () => void): void
+  /**
+   * A read made outside `query` succeeded (a later page of a list): failed `recover` reads are read again,
+   * as after a successful query.
+   */
+  readSucceeded(): void
 }
 
 const now = () => Date.now()
@@ -84,6 +95,22 @@ export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupe
   const timers = new Set<ReturnType<typeof setTimeout>>()
   const cleanups: (() => void)[] = [offSession]
 
+  /** Keys of failed `recover` reads: read again (once) after the next successful read of another kind. */
+  const failed = new Set<string>()
+  let healing: ReturnType<typeof setTimeout> | undefined
+  const heal = () => {
+    if (!failed.size || healing) return
+    const t = (healing = setTimeout(() => {
+      timers.delete(t)
+      healing = undefined
+      const keys = [...failed]
+      failed.clear()
+      // A failure again puts the key back (the fetcher below).
+      q.revalidateKeys((k) => keys.some((f) => k.startsWith(f)))
+    }))
+    timers.add(t)
+  }
+
   const keep = <S extends ReadableAtom<any>>(key: string, make: () => S): S => {
     const hit = stores.get(key)
     if (hit) return hit as S
@@ -120,7 +147,17 @@ export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupe
           fetcher: () => {
             const at = now()
             const who = $viewer.get()
-            return load().then((v) => ({ at, v, who }))
+            return load().then(
+              (v) => {
+                if (qo.recover) failed.delete(key)
+                else heal()
+                return { at, v, who }
+              },
+              (e: unknown) => {
+                if (qo.recover) failed.add(key)
+                throw e
+              },
+            )
           },
         })
       })
@@ -130,10 +167,13 @@ export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupe
       q.revalidateKeys((k) => prefixes.some((p) => k.startsWith(p)))
     },
     onDispose: (fn) => void cleanups.push(fn),
+    readSucceeded: heal,
     dispose() {
       cleanups.splice(0).forEach((fn) => fn())
       timers.forEach(clearTimeout)
       timers.clear()
+      failed.clear()
+      healing = undefined
       stores.clear()
       cache.clear()
     },

@@ -62,6 +62,10 @@ export interface RoomFeedValue extends FeedValue {
   room: RoomInfo | null
   /** The room's markets closing soon. */
   markets: Market[]
+  /** The closing-soon markets are being read (none read yet). */
+  marketsLoading: boolean
+  /** Their read failed and none are shown: an error state with Retry (`refresh()`), never "none closing soon". */
+  marketsError: unknown
   forYou: ForYouRail | null
   /** A private room read by an outsider (404, §7). */
   notFound: boolean
@@ -184,6 +188,8 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
           needsSession: false,
           room: r.data?.v.room ?? null,
           markets: rail ? rail.items.filter((i) => i.reason === 'closing-soon' && rail.markets[i.marketId]).map((i) => rail.markets[i.marketId]) : [],
+          marketsLoading: !!y.loading && !y.data,
+          marketsError: rail ? null : (y.error ?? null),
           forYou: rail,
           notFound,
           loadMore: p.loadMore,

@@ -58,7 +58,7 @@ export function identity(ctx: Ctx) {
   const profiles = (wallets: readonly string[]): ReadableAtom<ProfilesValue> => {
     const set = idsOf(wallets, isWallet)
     return ctx.keep(`profiles:${set}`, () =>
-      computed(ctx.query(`profiles|${set}|`, () => batch(set), { viewer: false }), (f) => ({
+      computed(ctx.query(`profiles|${set}|`, () => batch(set), { viewer: false, recover: true }), (f) => ({
         profiles: f.error ? {} : (f.data?.v ?? {}),
         loading: !!f.loading && !f.data,
         error: f.error ?? null,

@@ -64,19 +64,27 @@ export function moderation(ctx: Ctx) {
     })
   }
 
+  /**
+   * `pending` and `error` are the current reader's (as `roomMembership`'s are): after a sign-out or another
+   * sign-in the previous moderator's failure is never shown, and their writes still in flight leave the new
+   * reader's state alone.
+   */
   const moderate = (o: ModOptions = {}): ReadableAtom<ModerateValue> =>
     ctx.keep(`moderate:${o.venueId ?? ''}`, () => {
-      const $s = atom({ pending: 0, error: null as unknown })
+      const idle = (who: string) => ({ who, pending: 0, error: null as unknown })
+      const $s = atom(idle(ctx.$viewer.get()))
       const mo = { venueId: o.venueId }
       const run = async (fn: () => Promise<ModActionResult>) => {
-        $s.set({ pending: $s.get().pending + 1, error: null })
+        const who = ctx.$viewer.get()
+        const mine = () => ($s.get().who === who ? $s.get() : idle(who))
+        $s.set({ who, pending: mine().pending + 1, error: null })
         try {
           const r = await fn()
-          $s.set({ ...$s.get(), pending: $s.get().pending - 1 })
+          if ($s.get().who === who) $s.set({ ...$s.get(), pending: $s.get().pending - 1 })
           ctx.revalidate('modq|', 'thread|', 'feed|', 'author|', 'counts|')
           return r
         } catch (e) {
-          $s.set({ pending: $s.get().pending - 1, error: e })
+          if ($s.get().who === who) $s.set({ who, pending: $s.get().pending - 1, error: e })
           throw e
         }
       }
@@ -91,7 +99,10 @@ export function moderation(ctx: Ctx) {
         ban: (w: string, postId?: string) => run(() => mod.ban(w, { ...mo, postId })),
         unban: (w: string, postId?: string) => run(() => mod.unban(w, { ...mo, postId })),
       }
-      return computed($s, (s): ModerateValue => ({ ...actions, pending: s.pending > 0, error: s.error }))
+      return computed([$s, ctx.$viewer], (s0, who): ModerateValue => {
+        const s = s0.who === who ? s0 : idle(who)
+        return { ...actions, pending: s.pending > 0, error: s.error }
+      })
     })
 
   return { moderationQueue, moderate }

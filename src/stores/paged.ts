@@ -3,6 +3,11 @@
  * are appended by `loadMore()` and kept across revalidations of the first page (they are dropped by
  * `refresh()` and when the reader changes). Pages stay in server order.
  *
+ * A `loadMore()` that answers after `refresh()` (or after the reader changed) is dropped: its page follows the
+ * pages `refresh()` dropped, read from their cursor, so appending it would bring stale rows back under the
+ * fresh first page. `gen` counts the refreshes; a later page is appended only under the generation it was
+ * asked for.
+ *
  * Two failures, two remedies: a failed read of the first page (also a failed re-read, which keeps the
  * page shown) is cured by `refresh()`; a failed `loadMore()` by `loadMore()` again. `error` is either;
  * `loadMoreError` is set only for the second, so a Retry knows which to call.
@@ -13,6 +18,8 @@ import { loaded, type Ctx, type Loaded, type QueryOptions } from './ctx.ts'
 
 interface More<P> {
   key: string | undefined
+  /** Bumped by `refresh()`: a later page asked for under another generation is not appended. */
+  gen: number
   pages: Loaded<P>[]
   loading: boolean
   error: unknown
@@ -20,9 +27,9 @@ interface More<P> {
 
 export function paged<P extends { nextCursor: string | null }>(ctx: Ctx, key: string, load: (cursor?: string) => Promise<P>, qo?: QueryOptions) {
   const first = ctx.query(key, () => load(), qo)
-  const blank: More<P> = { key: undefined, pages: [], loading: false, error: undefined }
-  const $more = atom<More<P>>(blank)
-  const extra = (m: More<P>) => (m.key === first.key ? m : blank)
+  const blank = (gen: number): More<P> => ({ key: undefined, gen, pages: [], loading: false, error: undefined })
+  const $more = atom<More<P>>(blank(0))
+  const extra = (m: More<P>) => (m.key === first.key ? m : blank(m.gen))
 
   /** The pages loaded for the current reader: the first, then every page `loadMore` appended. */
   const pagesOf = (f: FetcherValue<Loaded<P>>, m: More<P>): Loaded<P>[] => (f.data ? [f.data, ...extra(m).pages] : [])
@@ -33,17 +40,21 @@ export function paged<P extends { nextCursor: string | null }>(ctx: Ctx, key: st
     const pages = pagesOf(first.get(), m)
     const cursor = pages[pages.length - 1]?.v.nextCursor
     if (m.loading || !cursor) return
+    const gen = m.gen
     $more.set({ ...m, key, loading: true, error: undefined })
+    // Still the reader and the generation this page was asked for (no refresh since).
+    const current = () => first.key === key && $more.get().gen === gen
     const at = Date.now()
     try {
       const v = await load(cursor)
-      if (first.key === key) $more.set({ key, pages: [...m.pages, loaded(at, v)], loading: false, error: undefined })
+      ctx.readSucceeded()
+      if (current()) $more.set({ key, gen, pages: [...m.pages, loaded(at, v)], loading: false, error: undefined })
     } catch (e) {
-      if (first.key === key) $more.set({ ...m, key, loading: false, error: e })
+      if (current()) $more.set({ ...m, key, loading: false, error: e })
     }
   }
   const refresh = () => {
-    $more.set(blank)
+    $more.set(blank($more.get().gen + 1))
     first.revalidate()
   }
   /** Progress fields shared by every paged value. */

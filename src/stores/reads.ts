@@ -9,7 +9,7 @@ import type { BoardEntry, LeaderboardResult, Market, NodeRef, SettledRecord, Tak
 import { isMarketId, isWallet } from '../contract/ids.ts'
 import { ValidationError } from '../sdk/errors.ts'
 import { tickBatcher } from './batch.ts'
-import { idsOf, keyOf, type Ctx } from './ctx.ts'
+import { idsOf, keyOf, type Ctx, type QueryOptions } from './ctx.ts'
 import { paged } from './paged.ts'
 
 export interface TakeCountsValue {
@@ -94,9 +94,9 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
   const recordBatches = new Map<string, (ids: readonly string[]) => Promise<Record<string, SettledRecord>>>()
   const facetKey = (f: NodeRef | null) => (f ? `${f.type}:${f.ref}` : 'global')
 
-  /** A query over a set of ids, answered by a tick batcher. */
-  const setQuery = <V>(name: string, ids: string[], get: (ids: string[]) => Promise<Record<string, V>>, viewer = false) =>
-    ctx.query(`${name}|${ids.join(',')}|`, () => get(ids), { viewer })
+  /** A query over a set of ids, answered by a tick batcher (not per reader). */
+  const setQuery = <V>(name: string, ids: string[], get: (ids: string[]) => Promise<Record<string, V>>, o: QueryOptions = {}) =>
+    ctx.query(`${name}|${ids.join(',')}|`, () => get(ids), { viewer: false, ...o })
 
   const takeCounts = (ids: readonly string[]): ReadableAtom<TakeCountsValue> => {
     const set = idsOf(ids, isMarketId)
@@ -121,7 +121,8 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
     return ctx.keep(`records:${fk}:${set}`, () => {
       let batch = recordBatches.get(fk)
       if (!batch) recordBatches.set(fk, (batch = tickBatcher(async (ids) => (await ctx.client.records(ids, facet)).records, LIMITS.walletsPerBatch)))
-      const q = setQuery(`records|${fk}`, set, batch)
+      // A failed batch is read again when a list read succeeds (its Retry, a later page): see `recover`.
+      const q = setQuery(`records|${fk}`, set, batch, { recover: true })
       return computed(q, (f) => ({
         records: f.error ? {} : (f.data?.v ?? {}),
         loading: !!f.loading && !f.data,
@@ -153,7 +154,7 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
   const markets = (ids: readonly string[]): ReadableAtom<MarketsValue> => {
     const set = idsOf(ids, isMarketId)
     return ctx.keep(`markets:${set}`, () => {
-      const q = setQuery('markets', set, marketCache.batch)
+      const q = setQuery('markets', set, marketCache.batch, { recover: true })
       return computed(q, (f) => ({
         markets: f.error ? {} : ((f.data?.v ?? {}) as Record<string, Market>),
         loading: !!f.loading && !f.data,

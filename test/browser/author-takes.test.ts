@@ -90,6 +90,28 @@ describe('<vk-author-takes>', () => {
     expect(deepText(row(el, before.id))).to.not.include('Open')
   })
 
+  it('§3.2 "A CLOB market has no results yet, so a CLOB take stays open even after its market resolves; it must not be shown as a confident \'still open\'": the profile row of a resolved CLOB take reads no Right, Wrong or Open', async () => {
+    await makeVk()
+    const { take, a } = await author()
+    const past = new Date(Date.now() - 3_600_000).toISOString()
+    // Each resolved: the side held won, the side held lost, and one resolved before its close.
+    const won = await take(0, { clob: true, closesAt: past }, 0)
+    const lost = await take(1, { clob: true, closesAt: past }, 0)
+    const early = await take(0, { clob: true }, 0)
+    // Control: the same resolution on an order-book market does reach the profile.
+    const plain = await take(0, {}, 0)
+    const el = await profile(a.w.wallet)
+    await until(() => rowIds(el).length === 4 && [won, lost, plain].every((p) => receiptOf(el, p.id)), 'rows with their receipts')
+    expect(receiptOf(el, plain.id)).to.equal('Right · beat 60% odds')
+    expect(receiptOf(el, won.id)).to.equal('Awaiting settlement')
+    expect(receiptOf(el, lost.id)).to.equal('Awaiting settlement')
+    expect(receiptOf(el, early.id)).to.equal(null)
+    for (const p of [won, lost, early]) {
+      expect(deepAll(row(el, p.id), '[part="receipt-open"]').length, p.id).to.equal(0)
+      expect(deepText(row(el, p.id)), p.id).to.not.match(/\b(Right|Wrong|Open|Void)\b/)
+    }
+  })
+
   it('issue 7 rule 4 "takes can be sorted by odds beaten on the client"', async () => {
     const vk = await makeVk()
     const { take, a } = await author()
@@ -144,7 +166,7 @@ describe('<vk-author-takes>', () => {
       const release = vk.faults.hold(later(takes), 500)
       deep<HTMLButtonElement>(el, '[part="load-more"]')!.click()
       // Load more follows the later page's progress, not the first read's.
-      await until(() => deep<HTMLButtonElement>(el, '[part="load-more"]')?.disabled, 'loading more')
+      await until(() => deep<HTMLButtonElement>(el, '[part="load-more"]')?.getAttribute('aria-disabled') === 'true', 'loading more')
       expect(deepText(deep(el, '[part="load-more"]')!)).to.equal('Loading more…')
       release()
       await until(() => deep(el, '[part="error"]'), 'the error line')

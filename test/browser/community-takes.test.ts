@@ -148,6 +148,55 @@ describe('<vk-community-takes>', () => {
     expect(rowIds(fallback)).not.to.include(f.take.id)
   })
 
+  it('§4.4 rule 3 "emptyFallback=global (falls back … when a following or subject scope is empty)": a scope whose pages read on their own (AUTO_PAGES) keep nothing is empty for the fallback, though more pages exist', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    // A node with more pages (limit 1) than are read on their own; the venue keeps none of its takes.
+    const ref = `many-${Math.random().toString(36).slice(2, 10)}`
+    const author = await s.signedIn()
+    const ours: string[] = []
+    for (let i = 0; i < AUTO_PAGES + 3; i++) {
+      const m = await s.addMarket({ nodes: [{ type: 'category', ref }], title: `N${i} ${ref}` })
+      await s.setPosition(author.w.wallet, m.id, 0, '1000')
+      await author.createPost('event', m.id, `take ${i}`)
+      ours.push(m.id.toLowerCase())
+    }
+    // A newer take elsewhere, ranked first in everyone's takes (the node's own, just written, would be next).
+    const elsewhere = await s.addMarket({ title: `Elsewhere ${ref}` })
+    await s.setPosition(author.w.wallet, elsewhere.id, 0, '1000')
+    const kept = await author.createPost('event', elsewhere.id, 'a take the venue keeps')
+    const notNode = (p: Post) => !ours.includes(p.subjectRef.toLowerCase())
+    const nodeReads = () => feedReads(vk).filter((r) => r.url.searchParams.get('subjectRef') === ref)
+    const el = await mount({ scope: 'subject', ref, fallback: true, limit: 1, includePost: notNode })
+    await until(() => deep(el, '[part~="notice"]') && rowIds(el).length > 0, "everyone's takes")
+    expect(deepText(deep(el, '[part~="notice"]')!)).to.equal('Nothing here yet, so here are takes from everyone.')
+    expect(rowIds(el)).to.include(kept.id)
+    expect(!!deep(el, '[part~="feed"] [part~="empty"]'), 'not the empty state').to.equal(false)
+    await new Promise((r) => setTimeout(r, 150))
+    expect(nodeReads(), 'page 1 and AUTO_PAGES more of the scope, no further').to.have.length(AUTO_PAGES + 1)
+    expect(feedReads(vk).some((r) => r.url.searchParams.get('scope') === 'global'), "everyone's takes read").to.equal(true)
+    await expect(el).to.be.accessible()
+  })
+
+  it('§4.4 rule 3 "emptyFallback=global": quiet signal rows are not takes — a scope whose kept rows are only signal rows reads on and falls back', async () => {
+    const vk = await makeVk()
+    const f = await withSignals()
+    const nodeMarkets = [f.a.id, f.b.id, f.settled.id, f.c.id].map((x) => x.toLowerCase())
+    const notNode = (p: Post) => !nodeMarkets.includes(p.subjectRef.toLowerCase())
+    // Page 1 (one post, sort record) carries a quiet signal row, which includeSignal keeps.
+    const page1 = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'record', limit: 1 })
+    expect(page1.signals.some((x) => !x.attachTo), 'a quiet signal on page 1').to.equal(true)
+    expect(page1.nextCursor).to.be.a('string')
+    const el = await mount({ scope: 'subject', ref: f.ref, fallback: true, sort: 'record', limit: 1, includePost: notNode })
+    await until(() => deep(el, '[part~="notice"]') && rowIds(el).length > 0, "everyone's takes")
+    expect(deepText(deep(el, '[part~="notice"]')!)).to.equal('Nothing here yet, so here are takes from everyone.')
+    expect(rowIds(el).every((id) => ![f.take.id, f.comment.id, f.settledTake.id].includes(id))).to.equal(true)
+    // Without the fallback the same filters read on past the signal row to the end: the signal rows stay, no Load more.
+    const plain = await mount({ scope: 'subject', ref: f.ref, sort: 'record', limit: 1, includePost: notNode })
+    await until(() => deep(plain, '[part~="signal-row"]') && !deep(plain, '[part~="more"]') && !deep(plain, '[part~="loading"]'), 'read to the end')
+    expect(rowIds(plain)).to.deep.equal([])
+  })
+
   it('§4.1 rule 4 "Scope following needs a session": signed out, empty-fallback shows everyone\'s takes with a sign-in notice, else a sign-in hint (no error); signing in reads the following feed', async () => {
     const vk = await makeVk()
     const s = await service()

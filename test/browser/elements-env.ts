@@ -6,6 +6,7 @@
  */
 import { harness, type FixtureEnv, type Harness } from '../sdk/harness.ts'
 import { createVenuekit, type CheckoutAdapter, type Venuekit } from '../../src/stores/index.ts'
+import type { ClientConfig } from '../../src/sdk/index.ts'
 
 /*
  * nanostores and @nanostores/query read `process.env.NODE_ENV` when a store is created; a bundler defines
@@ -84,13 +85,16 @@ export const isPath = (fragment: string, method?: string): Match => (url, init) 
 
 let current: (Venuekit & { faults: Faults }) | null = null
 
-/** The page's venuekit context over the real service (disposing of the previous one). */
-export async function makeVk(o: { checkout?: CheckoutAdapter | null; moderation?: boolean } = {}) {
+/**
+ * The page's venuekit context over the real service (disposing of the previous one). Keyless and venue-less
+ * unless `config` names a venue (`apiKey`, `venueId`).
+ */
+export async function makeVk(o: { checkout?: CheckoutAdapter | null; moderation?: boolean; config?: Pick<ClientConfig, 'apiKey' | 'venueId'> } = {}) {
   current?.dispose()
   const env = await fixtureEnv()
   const faults = faultyFetch()
   const vk = createVenuekit({
-    config: { baseUrl: env.url, streamUrl: env.streamUrl, apiKey: null, fetchImpl: faults.fetchImpl },
+    config: { baseUrl: env.url, streamUrl: env.streamUrl, apiKey: null, ...o.config, fetchImpl: faults.fetchImpl },
     checkout: o.checkout ?? null,
     moderation: o.moderation,
   })
@@ -204,6 +208,17 @@ export async function trade(wallet: string, marketId: string, side: number, size
     body: JSON.stringify({ wallet, marketId, side, size }),
   })
   if (!r.ok) throw new Error(`trade ${r.status} ${await r.text()}`)
+}
+
+/** Sets one side's price on the fixture chain (dev route), e.g. after a take was written at an unknown price. */
+export async function setPrice(marketId: string, side: number, priceBps: number) {
+  const env = await fixtureEnv()
+  const r = await fetch(`${env.url}/v1/dev/prices`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ marketId, side, priceBps }),
+  })
+  if (!r.ok) throw new Error(`price ${r.status} ${await r.text()}`)
 }
 
 /**

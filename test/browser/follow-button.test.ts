@@ -3,7 +3,8 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import '../../src/elements/follow-button/follow-button.ts'
 import type { VkFollowButton } from '../../src/elements/follow-button/follow-button.element.ts'
 import { freshRef } from '../sdk/harness.ts'
-import { deep, disposeVk, isPath, makeVk, service, until } from './elements-env.ts'
+import { sendKeys } from '@web/test-runner-commands'
+import { deep, deepActive, disposeVk, isPath, makeVk, service, until } from './elements-env.ts'
 
 const btn = (el: Element) => deep<HTMLButtonElement>(el, 'button[part="button"]')!
 const pressed = (el: Element) => btn(el)?.getAttribute('aria-pressed')
@@ -60,7 +61,7 @@ describe('<vk-follow-button>', () => {
     // The next state read is held: the button must not act on the latched value.
     const release = vk.faults.hold(isPath(`/v1/social/follows/category/${ref}`, 'GET'))
     await vk.signIn(w)
-    await until(() => btn(el).disabled && btn(el).getAttribute('aria-busy') === 'true', 'busy while the state is read')
+    await until(() => btn(el).getAttribute('aria-disabled') === 'true' && btn(el).getAttribute('aria-busy') === 'true', 'busy while the state is read')
     btn(el).click()
     btn(el).dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true }))
     await new Promise((r) => setTimeout(r, 100))
@@ -81,6 +82,35 @@ describe('<vk-follow-button>', () => {
     expect((await changed).detail).to.deep.equal({ subjectType: 'category', subjectRef: ref, following: false })
     await until(() => pressed(el) === 'false', 'not following')
     expect((await probe.followState('category', ref)).following).to.equal(false)
+  })
+
+  it('keyboard: Follow keeps focus while it is written (aria-disabled, never disabled), so Space right after toggles it back', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const w = s.wallet()
+    const ref = freshRef('follow')
+    const probe = await s.signedIn({}, w)
+    await vk.signIn(w)
+    const el = await button(ref)
+    await until(() => pressed(el) === 'false', 'not following')
+    btn(el).focus()
+    const release = vk.faults.hold(isPath(`/v1/social/follows/category/${ref}`, 'PUT'))
+    await sendKeys({ press: 'Enter' })
+    await until(() => btn(el).getAttribute('aria-busy') === 'true', 'busy while the follow is written')
+    expect(btn(el).getAttribute('aria-disabled')).to.equal('true')
+    expect(deepActive(), 'focus stays on the busy button, not the page body').to.equal(btn(el))
+    // Pressed again while busy: nothing is written twice.
+    await sendKeys({ press: 'Space' })
+    release()
+    await until(() => pressed(el) === 'true' && btn(el).getAttribute('aria-busy') === 'false', 'following')
+    expect(follows(vk.faults.requests).map((r) => r.method)).to.deep.equal(['PUT'])
+    expect(deepActive(), 'focus after the follow').to.equal(btn(el))
+    expect((await probe.followState('category', ref)).following).to.equal(true)
+    await sendKeys({ press: 'Space' })
+    await until(() => pressed(el) === 'false', 'unfollowed by Space')
+    expect(deepActive()).to.equal(btn(el))
+    expect((await probe.followState('category', ref)).following).to.equal(false)
+    expect(follows(vk.faults.requests).map((r) => r.method)).to.deep.equal(['PUT', 'DELETE'])
   })
 
   it('issue 7 rule 7: signed out, a click asks the page to sign in (vk-sign-in) and writes nothing', async () => {

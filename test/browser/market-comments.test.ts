@@ -165,6 +165,44 @@ describe('<vk-market-comments>', () => {
     window.scrollTo(0, 0)
   })
 
+  it('the "N new" bar sticks below a venue\'s sticky header set as --vk-sticky-top (default 0), where it can be seen and pressed, and is announced (aria-live)', async () => {
+    await makeVk()
+    const { s, market, posts } = await marketWithPosts(6)
+    const root = await fixture(html`<div>
+      <header style="position: sticky; top: 0; z-index: 5; height: 60px; background: rgb(200, 0, 0)">Venue header</header>
+      <vk-market-comments market-id=${market.id}></vk-market-comments>
+      <div style="height: 3000px"></div>
+    </div>`)
+    const header = root.querySelector('header')!
+    const el = root.querySelector('vk-market-comments')!
+    await loaded(el)
+    const bar = deep(el, '[part~="new-bar"]')!
+    // Default: no offset beyond its own small gap (the token defaults to 0).
+    expect(getComputedStyle(bar).top).to.equal('8px')
+    expect(bar.getAttribute('aria-live'), 'the bar is a polite live region').to.equal('polite')
+    // The venue says how tall its sticky header is.
+    el.style.setProperty('--vk-sticky-top', '60px')
+    expect(getComputedStyle(bar).top).to.equal('68px')
+    const row = el.shadowRoot!.getElementById(`vk-post-${posts[2].id}`)!
+    window.scrollTo(0, window.scrollY + row.getBoundingClientRect().top - 100)
+    await new Promise((r) => requestAnimationFrame(r))
+    expect(el.getBoundingClientRect().top, 'the thread scrolled under the header').to.be.below(0)
+    await new Promise((r) => setTimeout(r, 300))
+    await (await s.signedIn()).createPost('event', market.id, 'arrived live')
+    await until(() => deepText(bar).includes('1 new post'), '"1 new post" bar', 10_000)
+    await new Promise((r) => requestAnimationFrame(r))
+    const show = bar.querySelector('button')!
+    const box = show.getBoundingClientRect()
+    expect(box.top, 'below the header').to.be.at.least(header.getBoundingClientRect().bottom)
+    // What a pointer at the bar's centre hits is the thread (the bar), not the venue's header.
+    expect(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)).to.equal(el)
+    expect(el.shadowRoot!.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)).to.equal(show)
+    // The live region holds the whole sentence, so it is read out when the bar appears.
+    expect(bar.getAttribute('aria-atomic')).to.equal('true')
+    expect(deepText(bar)).to.equal('1 new post · Show')
+    window.scrollTo(0, 0)
+  })
+
   it('§2.7 "includeSeries merges it in, and those rows must be labelled because their stances concern a different round"', async () => {
     await makeVk()
     const s = await service()

@@ -3,9 +3,10 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import { sendKeys } from '@web/test-runner-commands'
 import '../../src/elements/moderation-queue/moderation-queue.ts'
 import '../../src/elements/strings-provider/strings-provider.ts'
+import '../../src/elements/locales/es.ts'
 import type { VkModerationQueue } from '../../src/elements/moderation-queue/moderation-queue.element.ts'
 import type { Post } from '../../src/contract/types.ts'
-import { deep, deepActive, deepAll, deepText, disposeVk, expectKeyboardReachable, isPath, makeVk, service, until } from './elements-env.ts'
+import { deep, deepActive, deepAll, deepText, disposeVk, expectKeyboardReachable, isPath, makeVk, service, setProfile, until } from './elements-env.ts'
 import { armXssTrap, expectInert, XSS_PAYLOADS } from './xss-corpus.ts'
 
 /** A claimed venue, an author signed in on it, `n` posts by the author, each reported from the venue. */
@@ -34,6 +35,12 @@ const rows = (el: Element) => deepAll(el, '[part="row"]')
 const row = (el: Element, postId: string) => deep(el, `#vk-post-${postId}`)
 const action = (r: Element, a: string) => deep<HTMLButtonElement>(r, `button[data-action="${a}"]`)!
 const tab = (el: Element, key: string) => deep<HTMLButtonElement>(el, `#tab-${key}`)!
+/** Ban asks first: presses Ban, then the confirmation's Ban. */
+async function ban(r: Element) {
+  action(r, 'ban').click()
+  await until(() => deep(r, '[part="confirm"] [data-confirm="ban"]'), 'the Ban confirmation')
+  deep<HTMLButtonElement>(r, '[part="confirm"] [data-confirm="ban"]')!.click()
+}
 
 describe('<vk-moderation-queue>', () => {
   afterEach(() => disposeVk())
@@ -47,18 +54,31 @@ describe('<vk-moderation-queue>', () => {
     expect(deepText(deep(el, '[part="forbidden"]')!)).to.equal("you can't moderate this venue")
     expect(!!deep(el, '[part="empty"]')).to.equal(false)
     expect(!!deep(el, '[part="list"]')).to.equal(false)
+    expect(deep(el, '[role="tablist"]'), 'no tabs over a queue the reader cannot see').to.equal(null)
     await expect(el).to.be.accessible()
   })
 
-  it('issue 7 rule 3 "never an empty queue": signed out it is the forbidden state with a Sign in button', async () => {
+  it('§4.4 rule 6 "forbidden is its own state, not an empty queue" (for a signed-in reader who cannot moderate): signed out, the venue queue and the platform queue ask to sign in ("Sign in to moderate." and one Sign in button sending vk-sign-in), never "you can\'t moderate this venue", and show no tabs', async () => {
     await makeVk()
-    const el = await queue('some-venue')
-    await until(() => deep(el, '[part="forbidden"]'), 'forbidden state')
-    expect(deepText(el)).to.include("you can't moderate this venue")
-    const asked = oneEvent(el, 'vk-sign-in')
-    deep<HTMLButtonElement>(el, '[part="forbidden"] button')!.click()
-    await asked
-    await expect(el).to.be.accessible()
+    for (const el of [await queue('some-venue'), await queue()]) {
+      await until(() => deep(el, '[part="sign-in"]'), 'the sign-in state')
+      expect(deepText(deep(el, '[part="sign-in"] p')!)).to.equal('Sign in to moderate.')
+      expect(deepText(el)).to.not.include("can't moderate")
+      expect(deep(el, '[part="forbidden"]')).to.equal(null)
+      expect(deep(el, '[role="alert"]'), 'not an error').to.equal(null)
+      expect(deep(el, '[role="tablist"]'), 'no tabs').to.equal(null)
+      expect(deep(el, '[part="empty"]')).to.equal(null)
+      expect(deepAll(el, 'button').map((b) => deepText(b))).to.deep.equal(['Sign in'])
+      const asked = oneEvent(el, 'vk-sign-in')
+      deep<HTMLButtonElement>(el, '[part="sign-in"] button')!.click()
+      await asked
+      await expect(el).to.be.accessible()
+    }
+    // Spanish, from the strings provider.
+    const box = await fixture(html`<vk-strings-provider locale="es"><vk-moderation-queue venue-id="some-venue"></vk-moderation-queue></vk-strings-provider>`)
+    const es = box.querySelector('vk-moderation-queue')!
+    await until(() => deep(es, '[part="sign-in"]'), 'the sign-in state (es)')
+    expect(deepText(deep(es, '[part="sign-in"]')!)).to.equal('Inicia sesión para moderar. Iniciar sesión')
   })
 
   it('issue 7 rule 3 "Without venue-id, it is the operator\'s platform-wide queue"', async () => {
@@ -126,7 +146,7 @@ describe('<vk-moderation-queue>', () => {
     await until(() => !row(el, posts[0].id), 'the item left Open after the queue was read again')
     tab(el, 'actioned').click()
     await until(() => row(el, posts[0].id), 'the item in Actioned')
-    expect(deepText(row(el, posts[0].id)!)).to.include('Last action: Keep')
+    expect(deepText(deep(row(el, posts[0].id)!, '[part="outcome"]')!)).to.equal('Reviewed: kept')
   })
 
   it('issue 7 rule 3 "None of them is optimistic; each shows pending, then the result": keep, hide, ban and unban', async () => {
@@ -144,7 +164,8 @@ describe('<vk-moderation-queue>', () => {
     ]
     for (const [a, post, label] of steps) {
       const release = vk.faults.hold(isPath(`/v1/mod/${a}`, 'POST'))
-      action(row(el, post.id)!, a).click()
+      if (a === 'ban') await ban(row(el, post.id)!)
+      else action(row(el, post.id)!, a).click()
       await until(() => deep(row(el, post.id)!, '[part="row-status"].pending'), `${a} pending`)
       expect(deepText(deep(row(el, post.id)!, '[part="row-status"]')!)).to.equal('Working…')
       await new Promise((r) => setTimeout(r, 50))
@@ -197,7 +218,7 @@ describe('<vk-moderation-queue>', () => {
     await until(() => rows(el).length === 20, 'first page')
     const release = vk.faults.hold((url) => url.pathname === '/v1/mod/queue' && url.searchParams.has('cursor'), 500)
     deep<HTMLButtonElement>(el, '[part="load-more"]')!.click()
-    await until(() => deep<HTMLButtonElement>(el, '[part="load-more"]')?.disabled, 'loading more')
+    await until(() => deep<HTMLButtonElement>(el, '[part="load-more"]')?.getAttribute('aria-disabled') === 'true', 'loading more')
     expect(deepText(deep(el, '[part="load-more"]')!)).to.equal('Loading more…')
     expect(deep(el, '[part="load-more"]')!.getAttribute('aria-busy')).to.equal('true')
     release()
@@ -225,7 +246,7 @@ describe('<vk-moderation-queue>', () => {
     expect((await reader.posts('event', market.id)).posts.map((p) => p.id)).to.include(posts[0].id)
 
     await until(() => row(el, posts[1].id) && !row(el, posts[0].id), 'second item left')
-    action(row(el, posts[1].id)!, 'ban').click()
+    await ban(row(el, posts[1].id)!)
     await until(() => deepText(deep(el, '[part="status"]')!) === 'Ban: done', 'banned')
     const e = await author.createPost('event', market.id, 'after the ban').catch((x) => x)
     expect(e.code).to.equal('banned')
@@ -247,6 +268,77 @@ describe('<vk-moderation-queue>', () => {
     await until(() => row(el, posts[0].id), 'item')
     expect(deepText(deep(row(el, posts[0].id)!, '[part="threshold-hidden"]')!)).to.equal('Hidden by reports, pending review')
     expect(deepText(row(el, posts[0].id)!)).to.include('3 reports')
+  })
+
+  it('§2.10 "Tabs/state filter: Open and Actioned": an Actioned row says what was decided (kept, hidden, …), never "pending review"', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(2, { reporters: 3 })
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => rows(el).length === 2, 'two threshold-hidden items')
+    expect(deepText(deep(row(el, posts[0].id)!, '[part="threshold-hidden"]')!)).to.equal('Hidden by reports, pending review')
+    action(row(el, posts[0].id)!, 'keep').click()
+    await until(() => deepText(deep(el, '[part="status"]')!) === 'Keep: done', 'kept')
+    await until(() => !row(el, posts[0].id), 'kept item left Open')
+    action(row(el, posts[1].id)!, 'hide').click()
+    await until(() => deepText(deep(el, '[part="status"]')!) === 'Hide: done', 'hidden')
+    tab(el, 'actioned').click()
+    await until(() => row(el, posts[0].id) && row(el, posts[1].id), 'both in Actioned')
+    expect(deepText(deep(row(el, posts[0].id)!, '[part="outcome"]')!)).to.equal('Reviewed: kept')
+    expect(deepText(deep(row(el, posts[1].id)!, '[part="outcome"]')!)).to.equal('Reviewed: hidden')
+    for (const p of posts) expect(deepText(row(el, p.id)!)).to.not.include('pending review')
+    // The Open tab's result lines ('Hide: done') are not carried over.
+    expect(deep(el, '[part="row-status"]')).to.equal(null)
+    await expect(el).to.be.accessible()
+  })
+
+  it('§4.4 rule 6 actions "ban": Ban asks first, naming the author and the scope (this venue, or every venue in the platform queue); Escape or Cancel sends nothing and returns focus to Ban; the confirmation works from the keyboard', async () => {
+    const vk = await makeVk()
+    const { s, owner, venueId, posts, author } = await reportedVenue(1)
+    await setProfile(author.session!.token, { name: 'Riley Quinn' })
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id) && deepText(row(el, posts[0].id)!).includes('Riley Quinn'), 'item with its author')
+    const r = () => row(el, posts[0].id)!
+    const banCalls = () => vk.faults.requests.filter((q) => q.method === 'POST' && q.url.pathname === '/v1/mod/ban').length
+    // Keyboard: focus Ban, Enter opens the confirmation with focus on Cancel.
+    action(r(), 'ban').focus()
+    await sendKeys({ press: 'Enter' })
+    await until(() => deep(r(), '[part="confirm"]'), 'confirmation')
+    expect(action(r(), 'ban').getAttribute('aria-expanded')).to.equal('true')
+    expect(deepText(deep(r(), '[part="confirm"] p')!)).to.equal('Ban Riley Quinn from posting on this venue? They can still read and trade.')
+    expect(deepText(deep(r(), '[data-confirm="ban"]')!)).to.equal('Ban Riley Quinn')
+    await until(() => deepActive() === deep(r(), '[data-confirm="cancel"]'), 'focus on Cancel')
+    await expect(el).to.be.accessible()
+    // Escape steps back: nothing sent, focus back on Ban.
+    await sendKeys({ press: 'Escape' })
+    await until(() => !deep(r(), '[part="confirm"]'), 'closed by Escape')
+    await until(() => deepActive() === action(r(), 'ban'), 'focus back on Ban')
+    // Cancel too.
+    await sendKeys({ press: 'Enter' })
+    await until(() => deep(r(), '[part="confirm"]'), 'confirmation again')
+    await sendKeys({ press: 'Enter' })
+    await until(() => !deep(r(), '[part="confirm"]') && deepActive() === action(r(), 'ban'), 'Cancel, focus back on Ban')
+    await new Promise((x) => setTimeout(x, 100))
+    expect(banCalls(), 'nothing sent').to.equal(0)
+    // Confirmed by keyboard: Ban, Tab to the confirmation's Ban, Enter.
+    await sendKeys({ press: 'Enter' })
+    await until(() => deepActive() === deep(r(), '[data-confirm="cancel"]'), 'focus on Cancel')
+    await sendKeys({ press: 'Tab' })
+    expect(deepActive()).to.equal(deep(r(), '[data-confirm="ban"]'))
+    await sendKeys({ press: 'Enter' })
+    await until(() => deepText(deep(el, '[part="status"]')!) === 'Ban: done', 'banned')
+    expect(banCalls()).to.equal(1)
+    expect((await author.createPost('event', posts[0].subjectRef, 'after').catch((x) => x)).code).to.equal('banned')
+    // The platform queue: the scope is every venue.
+    await vk.signOut()
+    await vk.signIn(s.operator())
+    const platform = await queue()
+    await until(() => row(platform, posts[0].id) && deepText(row(platform, posts[0].id)!).includes('Riley Quinn'), 'the item in the platform queue')
+    action(row(platform, posts[0].id)!, 'ban').click()
+    await until(() => deep(row(platform, posts[0].id)!, '[part="confirm"]'), 'confirmation')
+    expect(deepText(deep(row(platform, posts[0].id)!, '[part="confirm"] p')!)).to.equal('Ban Riley Quinn from posting everywhere, on every venue? They can still read and trade.')
+    expect(deep(platform, '[role="tablist"]')!.getAttribute('aria-label')).to.equal('Platform queue')
   })
 
   it('issue 7 rule 3 "load-more"', async () => {

@@ -37,6 +37,24 @@ describe('<vk-record-chip>', () => {
     expect(reads.map((e) => e.name)).to.deep.equal([])
   })
 
+  it('§2.12 "A rank is never shown without its population": the rank and the record read as separate phrases, "#1 of 3 · 1 right · 0 wrong", on screen (spaces around the separator, never "3·1") and to a screen reader (never "of 31 right")', async () => {
+    await makeVk()
+    const el = await fixture<VkRecordChip>(html`<vk-record-chip .record=${rec({ rank: 1, population: 3, right: 1, wrong: 0 })}></vk-record-chip>`)
+    const chip = el.shadowRoot!.querySelector<HTMLElement>('[part~="chip"]')!
+    // As drawn: the rendered text (layout-aware), not the text nodes.
+    expect(chip.innerText.replace(/\s+/g, ' ')).to.equal('#1 of 3 · 1 right · 0 wrong')
+    const rank = chip.querySelector('.rank')!.getBoundingClientRect()
+    const sep = document.createRange()
+    const dot = [...chip.querySelectorAll('span')].flatMap((n) => [...n.childNodes]).find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() === '·')!
+    sep.setStart(dot, dot.textContent!.indexOf('·'))
+    sep.setEnd(dot, dot.textContent!.indexOf('·') + 1)
+    expect(sep.getBoundingClientRect().left - rank.right, 'a space before the separator').to.be.greaterThan(2)
+    // As announced: the text a screen reader gets (aria-hidden parts left out, nothing added between nodes).
+    const spoken = (n: Node): string =>
+      n instanceof Element && n.getAttribute('aria-hidden') === 'true' ? '' : n.nodeType === Node.TEXT_NODE ? n.textContent! : [...n.childNodes].map(spoken).join('')
+    expect(spoken(chip).replace(/\s+/g, ' ').trim()).to.equal('#1 of 3 · 1 right · 0 wrong')
+  })
+
   it('issue 7 rule 5 "<vk-record-chip> never shows a rank without its population"', async () => {
     await makeVk()
     const el = await fixture<VkRecordChip>(html`<vk-record-chip .record=${rec({ rank: 3, population: 40, right: 5, wrong: 2 })}></vk-record-chip>`)
@@ -72,6 +90,37 @@ describe('<vk-record-chip>', () => {
     expect(reads.length).to.equal(1)
     expect(reads[0].url.searchParams.get('facet')).to.equal(`category:${node}`)
     expect(reads[0].url.searchParams.get('wallets')!.split(',').sort()).to.deep.equal([right, wrong, nobody].sort())
+  })
+
+  it('§2.12 "nodeFacetOf(market): The node to read a record at: the market\'s node, never the venue\'s": with a venue key, a venue id and a session on the venue, records are read at the market\'s node', async () => {
+    const s = await service()
+    const v = await s.venue()
+    const brand = `brand:${v.venueId}`
+    const vk = await makeVk({ config: { apiKey: v.key, venueId: v.venueId } })
+    await vk.signIn({ ...s.wallet(), venueId: v.venueId })
+    expect([vk.client.config.apiKey, vk.client.config.venueId]).to.deep.equal([v.key, v.venueId])
+    // The market also sits on the venue's own node (brand:<venueId>, where its self room is); its node is the category.
+    const node = freshRef('rcv')
+    const market = await s.addMarket({ nodes: [{ type: 'brand', ref: v.venueId }, { type: 'category', ref: node }], prices: [4000, 6000] })
+    expect(market.facet).to.deep.equal({ type: 'category', ref: node })
+    const caller = await s.signedIn()
+    await s.setPosition(caller.w.wallet, market.id, 0, '1000')
+    await caller.createPost('event', market.id, 'yes')
+    await s.resolve(market.id, 0)
+    const facets = () => vk.faults.requests.filter((r) => r.url.pathname === '/v1/records').map((r) => r.url.searchParams.get('facet'))
+    const el = await fixture<VkRecordChip>(html`<vk-record-chip wallet=${caller.w.wallet} market-id=${market.id}></vk-record-chip>`)
+    await until(() => facets().length, 'the records read')
+    expect(facets()).to.deep.equal([`category:${node}`])
+    await until(() => deepText(el).includes('of'), 'the chip drawn')
+    expect(deepText(el)).to.equal('#1 of 1 · 1 right · 0 wrong')
+    // A market with no node of its own (only the venue's): never read at the venue's node; its facet is null (overall).
+    const bare = await s.addMarket({ nodes: [{ type: 'brand', ref: v.venueId }], facet: null })
+    expect(bare.facet).to.equal(null)
+    const el2 = await fixture<VkRecordChip>(html`<vk-record-chip wallet=${caller.w.wallet} market-id=${bare.id}></vk-record-chip>`)
+    await until(() => facets().length === 2, 'the second records read')
+    expect(facets()).to.not.include(brand)
+    expect(facets()).to.deep.equal([`category:${node}`, null])
+    await until(() => /#\d+ of \d+/.test(deepText(el2)), 'the second chip drawn')
   })
 
   it('issue 7 rule 5: a `facet` attribute reads at that node; `global` reads the overall record', async () => {

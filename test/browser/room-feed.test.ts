@@ -192,6 +192,51 @@ describe('<vk-room-feed>', () => {
     stop()
   })
 
+  it('§2.8 "members: Headcount; null (never 0) for a private room seen by an outsider": no headcount is drawn, never "0 members"', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom('private')
+    await signInOn(vk, v.venueId)
+    // The room's discussion is held, so the header is drawn with the membership answer alone
+    // (answered, the outsider gets the not-found state, which has no header at all).
+    const release = vk.faults.hold(isPath('/v1/social/posts/feed'))
+    try {
+      const el = await room(roomId)
+      await until(() => joinCard(el), 'the membership answered: an outsider (member false)')
+      const m = vk.roomMembership(roomId).get()
+      expect([m.member, m.members]).to.deep.equal([false, null])
+      await new Promise((r) => setTimeout(r, 100))
+      expect(!!part(el, 'header'), 'the header').to.equal(true)
+      expect(!!part(el, 'members'), 'a headcount part').to.equal(false)
+      expect(deepText(el)).to.not.match(/\b0 members?\b/)
+      // Control: an insider (the operator) is told the headcount (the owner).
+      await vk.signOut()
+      await vk.signIn({ ...s.operator(), venueId: v.venueId })
+      await until(() => part(el, 'members'), 'the headcount for an insider')
+      expect(deepText(part(el, 'members')!)).to.equal('1 member')
+    } finally {
+      release()
+    }
+  })
+
+  it('§2.8 "members … null (never 0)" and "member … Null means unknown and also means the read failed": after a failed membership read no headcount is drawn, never "0 members"', async () => {
+    const vk = await makeVk()
+    const { roomId, v } = await venueRoom()
+    await signInOn(vk, v.venueId)
+    const stop = vk.faults.fail(isPath(`/v1/rooms/${roomId}/membership`))
+    const el = await room(roomId)
+    await until(() => loaded(el) && vk.roomMembership(roomId).get().readError, 'the room, with a failed membership read')
+    expect(vk.roomMembership(roomId).get().members).to.equal(null)
+    await new Promise((r) => setTimeout(r, 100))
+    expect(!!part(el, 'header'), 'the header').to.equal(true)
+    expect(!!part(el, 'members'), 'a headcount part').to.equal(false)
+    expect(deepText(el)).to.not.match(/\b0 members?\b/)
+    // Control: read again once it works, the room's headcount is drawn (the owner).
+    stop()
+    vk.roomMembership(roomId).get().refresh()
+    await until(() => part(el, 'members'), 'the headcount once read')
+    expect(deepText(part(el, 'members')!)).to.equal('1 member')
+  })
+
   it('issue 7 rule 1 trap (§4.5.3) "The composer is never hidden when member === false … other readers get the server\'s message"', async () => {
     const vk = await makeVk()
     const { roomId, v } = await venueRoom()

@@ -8,11 +8,14 @@ import '../../src/elements/community-takes/community-takes.ts'
 import '../../src/elements/take-card/take-card.ts'
 import '../../src/elements/take-count/take-count.ts'
 import '../../src/elements/for-you-rail/for-you-rail.ts'
+import '../../src/elements/moderation-queue/moderation-queue.ts'
+import '../../src/elements/room-feed/room-feed.ts'
 import { commentsEn } from '../../src/elements/shared/strings/comments.en.ts'
 import { commentsEs } from '../../src/elements/shared/strings/comments.es.ts'
 import '../../src/elements/locales/es.ts'
 import { LOCALES } from '../../src/elements/shared/strings/index.ts'
 import type { Post } from '../../src/contract/types.ts'
+import { freshRef } from '../sdk/harness.ts'
 import { deep, deepAll, deepText, disposeVk, makeVk, nodeFeed, service, until } from './elements-env.ts'
 
 const submitText = (el: Element) => deepText(deep(el, '[part~="composer"] [part~="submit"]')!)
@@ -41,6 +44,50 @@ describe('strings', () => {
     const el = root.querySelector('vk-market-comments')!
     await until(() => deep(el, '[part~="empty"]'), 'loaded')
     expect(submitText(el)).to.equal('Publish')
+  })
+
+  it('§4.4 rule 7 "or a per-component strings prop (prop wins)": <vk-moderation-queue .strings> beats the provider\'s moderation slice', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const owner = s.wallet()
+    const { venueId } = await s.venue({ owner })
+    const provided = { moderation: { signInToModerate: 'provider: sign in to moderate', signIn: 'provider: sign in', queueLabel: 'provider: queue', empty: 'provider: empty' } }
+    const own = { signInToModerate: 'prop: sign in to moderate', queueLabel: 'prop: queue' }
+    const root = await fixture(html`<vk-strings-provider .strings=${provided}>
+      <vk-moderation-queue venue-id=${venueId} .strings=${own}></vk-moderation-queue>
+      <vk-moderation-queue venue-id=${venueId}></vk-moderation-queue>
+    </vk-strings-provider>`)
+    const [withProp, without] = [...root.querySelectorAll('vk-moderation-queue')]
+    // Signed out: the sign-in state.
+    await until(() => deep(withProp, '[part="sign-in"]') && deep(without, '[part="sign-in"]'), 'sign-in states')
+    expect(deepText(deep(withProp, '[part="sign-in"] p')!)).to.equal('prop: sign in to moderate')
+    expect(deepText(deep(without, '[part="sign-in"] p')!)).to.equal('provider: sign in to moderate')
+    // A key the prop does not set still comes from the provider.
+    expect(deepText(deep(withProp, '[part="sign-in"] button')!)).to.equal('provider: sign in')
+    // The venue's owner: the loaded (empty) queue.
+    await vk.signIn(owner)
+    await until(() => deep(withProp, '[part="empty"]') && deep(without, '[part="empty"]'), 'empty queues')
+    expect(deepText(deep(withProp, 'h2')!)).to.equal('prop: queue')
+    expect(deepText(deep(without, 'h2')!)).to.equal('provider: queue')
+    expect(deepText(deep(withProp, '[part="empty"]')!)).to.equal('provider: empty')
+  })
+
+  it('§4.4 rule 7 "or a per-component strings prop (prop wins)": <vk-room-feed .strings> beats the provider\'s room slice', async () => {
+    await makeVk()
+    const s = await service()
+    const v = await s.venue()
+    const roomId = await s.room(v, { type: 'category', ref: freshRef('str') })
+    const provided = { room: { rankedByRecord: 'provider: ranked', empty: 'provider: empty' } }
+    const root = await fixture(html`<vk-strings-provider .strings=${provided}>
+      <vk-room-feed room-id=${roomId} .strings=${{ rankedByRecord: 'prop: ranked' }}></vk-room-feed>
+      <vk-room-feed room-id=${roomId}></vk-room-feed>
+    </vk-strings-provider>`)
+    const [withProp, without] = [...root.querySelectorAll('vk-room-feed')]
+    await until(() => deep(withProp, '[part~="empty"]') && deep(without, '[part~="empty"]'), 'empty rooms')
+    expect(deepText(deep(withProp, '[part~="sort-label"]')!)).to.equal('prop: ranked')
+    expect(deepText(deep(without, '[part~="sort-label"]')!)).to.equal('provider: ranked')
+    // A key the prop does not set still comes from the provider.
+    expect(deepText(deep(withProp, '[part~="empty"]')!)).to.equal('provider: empty')
   })
 
   it('issue 6 rule 7 "a strings property on every element"', async () => {

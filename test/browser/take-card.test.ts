@@ -5,14 +5,14 @@ import '../../src/elements/market-comments/market-comments.ts'
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { emulateMedia, sendKeys } from '@web/test-runner-commands'
-import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, service, setProfile, until } from './elements-env.ts'
+import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, service, setPrice, setProfile, until } from './elements-env.ts'
 
 /** A market and a take on side `side` written by a fresh wallet holding it. */
-async function take(o: { side?: number; market?: Record<string, unknown>; body?: string } = {}) {
+async function take(o: { side?: number; market?: Record<string, unknown>; body?: string; size?: string } = {}) {
   const s = await service()
   const market = await s.addMarket({ prices: [4000, 6000], ...o.market })
   const author = await s.signedIn()
-  await s.setPosition(author.w.wallet, market.id, o.side ?? 0, '2500000')
+  await s.setPosition(author.w.wallet, market.id, o.side ?? 0, o.size ?? '2500000')
   const post = await author.createPost('event', market.id, o.body ?? 'the data says so')
   return { s, market, author, post }
 }
@@ -21,6 +21,12 @@ const card = (post: Post | null, extra: Partial<VkTakeCard> = {}) =>
   fixture<VkTakeCard>(html`<vk-take-card .post=${post} .viewer=${extra.viewer} .onTail=${extra.onTail} ?read-only=${!!extra.readOnly}></vk-take-card>`)
 
 const text = (el: Element) => deepText(el)
+/** The text drawn on screen (without the visually hidden label), for elements with no shadow root inside. */
+const shown = (el: Element) => {
+  const c = el.cloneNode(true) as Element
+  c.querySelectorAll('.vk-visually-hidden').forEach((n) => n.remove())
+  return (c.textContent ?? '').replace(/\s+/g, ' ').trim()
+}
 const part = (el: Element, name: string) => deep(el, `[part~="${name}"]`)
 
 describe('<vk-take-card>', () => {
@@ -84,6 +90,95 @@ describe('<vk-take-card>', () => {
     expect(text(part(el, 'receipt')!)).to.equal('Awaiting settlement')
   })
 
+  it('§3.2 "A CLOB market has no results yet, so a CLOB take stays open even after its market resolves; it must not be shown as a confident \'still open\'": resolved, it reads Awaiting settlement, never Right, Wrong or Open', async () => {
+    await makeVk()
+    const past = new Date(Date.now() - 3_600_000).toISOString()
+    // Resolved after its close: the side held won (a non-CLOB take here would read 'Right · beat 60% odds').
+    const won = await take({ side: 0, market: { clob: true, closesAt: past } })
+    await won.s.resolve(won.market.id, 0)
+    // Resolved after its close: the side held lost.
+    const lost = await take({ side: 1, market: { clob: true, closesAt: past } })
+    await lost.s.resolve(lost.market.id, 0)
+    for (const { post } of [won, lost]) {
+      const el = await card(post)
+      await until(() => part(el, 'receipt'), 'receipt')
+      expect(deepAll(el, '[part~="receipt"]').map(text)).to.deep.equal(['Awaiting settlement'])
+      expect(text(el)).to.not.match(/\b(Right|Wrong|Open|Void)\b/)
+      expect(text(el)).to.not.include('odds')
+    }
+    // Resolved before its close (the client has no sign of the resolution): still no confident state.
+    const early = await take({ side: 0, market: { clob: true } })
+    await early.s.resolve(early.market.id, 0)
+    const el = await card(early.post)
+    await until(() => part(el, 'stance') && text(part(el, 'stance')!).includes('Yes'), 'the market read')
+    expect(text(el)).to.not.match(/\b(Right|Wrong|Open|Void)\b/)
+  })
+
+  it('§2.5 "oddsBeatenBps is … 10000 minus the side\'s price when the take was written; null when that price is unknown": a right take written at an unknown price reads "Right", never "beat N% odds"', async () => {
+    const vk = await makeVk()
+    // No price row for either side when the take is written.
+    const { s, market, post } = await take({ side: 0, market: { prices: [] } })
+    expect(post.stance).to.deep.include({ side: 0, priceBps: null })
+    // A price known only later does not count: the take was written while it was unknown.
+    await setPrice(market.id, 0, 4000)
+    await s.resolve(market.id, 0)
+    // The post as the service serves it now, not the object the write returned.
+    const served = (await vk.client.posts('event', market.id)).posts.find((p) => p.id === post.id)!
+    expect(served.stance?.priceBps).to.equal(null)
+    const el = await card(served)
+    await until(() => part(el, 'receipt'), 'receipt')
+    expect(text(part(el, 'receipt')!)).to.equal('Right')
+    expect(text(el)).to.not.include('beat').and.not.include('odds')
+    // The stance chip has no price either (never a made-up 0%).
+    expect(text(part(el, 'stance')!)).to.include('Yes').and.not.include('%')
+  })
+
+  it('§2.12 "moneyLabel returns null when decimals are unknown (never assume 18)": on a market with unknown decimals the stance chip shows side and price, no amount', async () => {
+    await makeVk()
+    // 2.5 × 10^18 base units: 2.50 if 18 decimals were assumed.
+    const size = '2500000000000000000'
+    const { market, post } = await take({ side: 0, size, market: { decimals: null } })
+    expect(market.decimals).to.equal(null)
+    const el = await card(post)
+    await until(() => part(el, 'stance') && text(part(el, 'stance')!).includes('Yes'), 'the market read (labels and decimals)')
+    expect(shown(part(el, 'stance')!)).to.equal('Yes at 40%')
+    expect(text(part(el, 'stance')!)).to.not.match(/\d[.,]\d/)
+    // Control: the same position on a market whose decimals are known (18) does show its amount.
+    const known = await take({ side: 0, size, market: { decimals: 18 } })
+    const el2 = await card(known.post)
+    await until(() => part(el2, 'stance') && text(part(el2, 'stance')!).includes('Yes'), 'the market read')
+    expect(shown(part(el2, 'stance')!)).to.equal('Yes · 2.50 at 40%')
+  })
+
+  it('§2.12 "Binary price-threshold markets carry displayLabel (Above / Below); label is unchanged. Tap targets render displayLabel ?? label": the Tail button and the stance chip say Below, not No', async () => {
+    const calls: { marketId: string; side: number }[] = []
+    await makeVk({ checkout: { openCheckout: (o) => void calls.push(o) } })
+    const outcomes = [
+      { label: 'Yes', displayLabel: 'Above' },
+      { label: 'No', displayLabel: 'Below' },
+    ]
+    const { market, post } = await take({ side: 1, market: { title: 'BTC above 100k at close?', outcomes } })
+    expect(market.outcomes[1]).to.deep.equal({ label: 'No', displayLabel: 'Below' })
+    const check = async (el: Element) => {
+      await until(() => part(el, 'tail') && part(el, 'stance') && text(part(el, 'stance')!).includes('Below'), 'labels from the market')
+      expect(shown(part(el, 'stance')!)).to.equal('Below · 2.50 at 60%')
+      expect(part(el, 'stance')!.getAttribute('title')).to.equal('Held Below when writing')
+      expect(text(part(el, 'stance')!)).to.not.match(/\bNo\b/)
+      expect(text(part(el, 'tail')!)).to.include('Take the same side: Below').and.not.match(/\bNo\b/)
+      expect(text(el)).to.not.match(/\bNo\b/)
+    }
+    // Standalone: labels read from the market.
+    const el = await card(post)
+    await check(el)
+    ;(part(el, 'tail') as HTMLButtonElement).click()
+    await until(() => calls.length, 'openCheckout called')
+    expect(calls[0].side).to.equal(1)
+    // Inside a thread: labels from the page's `labels`.
+    const thread = await fixture(html`<vk-market-comments market-id=${market.id}></vk-market-comments>`)
+    await until(() => deep(thread, `#vk-post-${post.id} vk-take-card`), 'the card in the thread')
+    await check(deep(thread, `#vk-post-${post.id} vk-take-card`)!)
+  })
+
   it('issue 6 rule 3 "the receipt once settled": an open take on an unsettled market shows no receipt', async () => {
     await makeVk()
     const { post } = await take({ side: 0 })
@@ -122,6 +217,37 @@ describe('<vk-take-card>', () => {
     expect(text(part(el, 'agree')!)).to.equal('Agree · 1')
     const page = await vk.client.posts('event', post.subjectRef)
     expect(page.posts.find((p) => p.id === post.id)?.agrees).to.equal(1)
+  })
+
+  it('§4.4 rule 4 "Agree" and the service\'s rule "you can\'t agree with your own post": on the reader\'s own post (any wallet of the account, with or without `viewer`) Agree is not offered, only its count; on another\'s post it is', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const { post, author } = await take()
+    const reader = await s.signedIn()
+    await reader.reactPost(post.id, true)
+    const agreed = { ...post, agrees: 1 }
+    // The author's account, signed in here with another wallet of it: posts belong to the account (§2.1).
+    const second = s.wallet()
+    await author.auth.linkWallet(second)
+    await vk.signIn(second)
+    expect(vk.$session.get()!.wallets.map((w) => w.toLowerCase())).to.include(author.w.wallet.toLowerCase())
+    for (const el of [await card(agreed), await card(agreed, { viewer: second.wallet })]) {
+      await el.updateComplete
+      expect(deep(el, 'button[part~="agree"]'), 'no Agree button on one\'s own post').to.equal(null)
+      expect(text(part(el, 'agree')!)).to.equal('Agree · 1')
+      expect(part(el, 'report')).to.equal(null)
+    }
+    // No agrees yet: nothing to count, and still no button.
+    const none = await card(post)
+    expect(part(none, 'agree')).to.equal(null)
+    expect(vk.faults.requests.some((r) => r.url.pathname.endsWith('/reactions'))).to.equal(false)
+    // Another's post: Agree is offered and the service takes it.
+    const other = await take()
+    const el = await card(other.post)
+    ;(part(el, 'agree') as HTMLButtonElement).click()
+    await until(() => !vk.postActions().get().pending && vk.faults.requests.some((r) => r.url.pathname.endsWith('/reactions')), 'react done')
+    expect(text(part(el, 'agree')!)).to.equal('Agree · 1')
+    expect(deep(el, '[role="alert"]')).to.equal(null)
   })
 
   it('§4.4 rule 1 "onRequireSignIn": a signed-out Agree asks the page to sign in and writes nothing', async () => {
@@ -352,7 +478,8 @@ describe('<vk-take-card>', () => {
     const { s, market, post, author } = await take()
     await s.resolve(market.id, 0)
     await vk.signIn(author.w)
-    const el = await card({ ...post, record: { facet: null, right: 1, wrong: 0, void: 0, oddsBeatenBps: 6000, rank: 1, population: 3 } }, { viewer: author.w.wallet })
+    // The reader's own post: Agree shows as its count (agreeing with one's own post is refused), so it has one.
+    const el = await card({ ...post, agrees: 2, record: { facet: null, right: 1, wrong: 0, void: 0, oddsBeatenBps: 6000, rank: 1, population: 3 } }, { viewer: author.w.wallet })
     el.showMarket = true
     await until(() => part(el, 'receipt') && part(el, 'market'), 'drawn')
     expectParts(el, ['card', 'header', 'avatar', 'author', 'time', 'market', 'stance', 'receipt', 'body', 'actions', 'agree', 'reply', 'edit', 'delete'])

@@ -3,6 +3,7 @@
  * of the §3.4 state machine, a reload before answering, the one-tap skip (§1.10) and the server-proven take.
  */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
+import { sendKeys } from '@web/test-runner-commands'
 import '../../src/elements/platform-provider/platform-provider.ts'
 import '../../src/elements/take-prompt/take-prompt.ts'
 import '../../src/elements/strings-provider/strings-provider.ts'
@@ -10,7 +11,7 @@ import '../../src/elements/locales/es.ts'
 import { failuresEs } from '../../src/elements/shared/strings/failures.es.ts'
 import type { VkTakePrompt } from '../../src/elements/take-prompt/take-prompt.element.ts'
 import type { Market } from '../../src/contract/types.ts'
-import { deep, deepText, disposeVk, isPath, makeVk, service, until } from './elements-env.ts'
+import { deep, deepActive, deepText, disposeVk, isPath, makeVk, service, until } from './elements-env.ts'
 import { armXssTrap, expectInert, XSS_PAYLOADS, XSS_SHORT } from './xss-corpus.ts'
 import type { TestWallet } from '../sdk/harness.ts'
 
@@ -19,12 +20,16 @@ type Vk = Awaited<ReturnType<typeof makeVk>>
 const clearPromptMemory = () => Object.keys(localStorage).filter((k) => k.startsWith('vk:take-prompt')).forEach((k) => localStorage.removeItem(k))
 
 /** The page: a platform provider holding the context, and the prompt inside it. */
-async function page(vk: Vk, outcomeLabel?: string) {
-  const box = await fixture(html`<vk-platform-provider .venuekit=${vk}><vk-take-prompt outcome-label=${outcomeLabel ?? ''}></vk-take-prompt></vk-platform-provider>`)
+async function page(vk: Vk, outcomeLabel?: string, marketId?: string) {
+  const box = await fixture(
+    html`<vk-platform-provider .venuekit=${vk}><vk-take-prompt outcome-label=${outcomeLabel ?? ''} market-id=${marketId ?? ''}></vk-take-prompt></vk-platform-provider>`,
+  )
   return box.querySelector('vk-take-prompt') as VkTakePrompt
 }
 const isOpen = (el: Element) => !!deep(el, '[part="prompt"]')
 const title = (el: Element) => deepText(deep(el, '[part="title"]')!)
+const marketLine = (el: Element) => deepText(deep(el, '[part="market"]')!)
+const status = (el: Element) => deepText(deep(el, '[part="status"]')!)
 
 /** A signed-in buyer holding side `side` of a fresh market. */
 async function buyer(vk: Vk, o: { side?: number; market?: Record<string, unknown>; wallet?: TestWallet } = {}) {
@@ -48,7 +53,9 @@ describe('<vk-take-prompt> (§3.4)', () => {
     const { w, market } = await buyer(vk)
     const el = await page(vk)
     expect(isOpen(el)).to.equal(false)
-    expect(el.shadowRoot!.children.length).to.equal(0)
+    // Closed, nothing shows: only the empty live line that announces it when a buy opens it.
+    expect(deepText(el)).to.equal('')
+    expect([...el.shadowRoot!.children].map((c) => c.getAttribute('part'))).to.deep.equal(['status'])
     await expect(el.parentElement!).to.be.accessible()
     vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
     await until(() => isOpen(el) && title(el) === 'Why Yes?', 'open, with the side from the market')
@@ -135,10 +142,10 @@ describe('<vk-take-prompt> (§3.4)', () => {
     await until(() => isOpen(el) && title(el) === 'Why Below?', 'open for another market (displayLabel over label)')
   })
 
-  it('issue 7 rule 2: `outcome-label` names the side as the venue shows it', async () => {
+  it('issue 7 rule 2: `outcome-label` names the side as the venue shows it (on the prompt of its `market-id`)', async () => {
     const vk = await makeVk()
     const { w, market } = await buyer(vk)
-    const el = await page(vk, 'Rain')
+    const el = await page(vk, 'Rain', market.id)
     vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
     await until(() => isOpen(el), 'open')
     expect(title(el)).to.equal('Why Rain?')
@@ -198,5 +205,110 @@ describe('<vk-take-prompt> (§3.4)', () => {
     expect((await s.client().posts('event', market.id)).posts[0].body).to.equal(XSS_PAYLOADS[0])
     await new Promise((r) => setTimeout(r, 200))
     expect(trap(), 'a payload ran').to.equal(undefined)
+  })
+
+  it('§3.4 "asks once per wallet, market and side": the prompt belongs to the wallet that bought: sign-out and another wallet hide it without answering it (that wallet cannot post to it), and the buyer signing back in is asked again', async () => {
+    const vk = await makeVk()
+    const { s, w, market } = await buyer(vk)
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el) && title(el) === 'Why Yes?', 'open for the buyer')
+    const stale = vk.takePrompt().get()
+    await vk.signOut()
+    await until(() => !isOpen(el), 'hidden once signed out')
+    // Another wallet, holding the other side of the same market: not its question.
+    const other = s.wallet()
+    await s.setPosition(other.wallet, market.id, 1, '1200')
+    await vk.signIn(other)
+    await new Promise((r) => setTimeout(r, 150))
+    expect(isOpen(el), 'hidden for another wallet').to.equal(false)
+    expect(deep(el, 'textarea')).to.equal(null)
+    // Even a value read while the buyer was signed in answers nothing now.
+    stale.skip()
+    const refused = await stale.post('a No take answering a Yes question').catch((e) => e)
+    expect(refused.code).to.equal('no-prompt')
+    expect((await s.client().posts('event', market.id)).posts).to.deep.equal([])
+    // The buyer comes back: still unanswered, so asked again.
+    await vk.signOut()
+    await vk.signIn(w)
+    await until(() => isOpen(el) && title(el) === 'Why Yes?', 'open again for the buyer')
+    deep<HTMLTextAreaElement>(el, 'textarea')!.value = 'my own reason'
+    const created = oneEvent(el, 'vk-post-created')
+    deep<HTMLButtonElement>(el, '[part="post"]')!.click()
+    const post = (await created).detail.post
+    expect([post.author.toLowerCase(), post.stance?.side]).to.deep.equal([w.wallet.toLowerCase(), 0])
+    await until(() => !isOpen(el), 'answered by the buyer')
+  })
+
+  it('§3.4 the prompt names the market it asks about wherever it shows, and its side is that market\'s displayLabel ?? label (never the page\'s); with `market-id` only that market\'s prompt shows', async () => {
+    const vk = await makeVk()
+    const { s, w, market: btc } = await buyer(vk, { market: { title: 'Will Bitcoin trade above $150,000 by Friday?' } })
+    const eth = await s.addMarket({ title: 'ETH above 4k on Friday?', outcomes: [{ label: 'Yes', displayLabel: 'Above' }, { label: 'No', displayLabel: 'Below' }] })
+    const box = await fixture(html`<vk-platform-provider .venuekit=${vk}>
+      <vk-take-prompt id="any"></vk-take-prompt>
+      <vk-take-prompt id="eth" market-id=${eth.id} outcome-label="Above"></vk-take-prompt>
+      <vk-take-prompt id="btc" market-id=${btc.id}></vk-take-prompt>
+    </vk-platform-provider>`)
+    const [any, onEth, onBtc] = ['any', 'eth', 'btc'].map((id) => box.querySelector(`#${id}`) as VkTakePrompt)
+    vk.buySettled({ wallet: w.wallet, marketId: btc.id, side: 0 })
+    await until(() => isOpen(any) && deep(any, '[part="market"]') && isOpen(onBtc), 'open, with its market')
+    expect(title(any)).to.equal('Why Yes?')
+    expect(marketLine(any)).to.equal('About: Will Bitcoin trade above $150,000 by Friday?')
+    // The region's name carries the market too.
+    const region = deep(any, '[part="prompt"]')!
+    expect(region.getAttribute('aria-labelledby')).to.equal('title market')
+    // The ETH page's prompt does not ask about Bitcoin (the question stays pending for its own market).
+    expect(isOpen(onEth)).to.equal(false)
+    expect(marketLine(onBtc)).to.equal('About: Will Bitcoin trade above $150,000 by Friday?')
+    await expect(any).to.be.accessible()
+    deep<HTMLButtonElement>(any, '[part="skip"]')!.click()
+    await until(() => !isOpen(any) && !isOpen(onBtc), 'answered everywhere')
+    // A buy on ETH: Below (its displayLabel), on the unscoped prompt too, and the venue's label on its own market's prompt.
+    vk.buySettled({ wallet: w.wallet, marketId: eth.id, side: 1 })
+    await until(() => isOpen(any) && title(any) === 'Why Below?' && deep(any, '[part="market"]'), 'open on ETH with its label')
+    expect(marketLine(any)).to.equal('About: ETH above 4k on Friday?')
+    expect(deepText(any)).to.not.include('Bitcoin')
+    await until(() => isOpen(onEth), 'the ETH page asks too')
+    expect(title(onEth)).to.equal('Why Above?')
+    expect(isOpen(onBtc)).to.equal(false)
+    // A static outcome-label without market-id never relabels another market's side.
+    const unscoped = await page(vk, 'Yes')
+    await until(() => isOpen(unscoped) && deep(unscoped, '[part="market"]'), 'open')
+    expect(title(unscoped)).to.equal('Why Below?')
+  })
+
+  it('§3.4 and §1.10: a prompt opened by a buy is announced in a polite status line without taking focus; Escape is Skip (answered, remembered) and focus goes back where it came from', async () => {
+    let vk = await makeVk()
+    const { w, market } = await buyer(vk, { market: { title: 'Rain in Lisbon on Friday?' } })
+    const el = await page(vk)
+    const outside = document.createElement('button')
+    outside.textContent = 'Buy Yes'
+    el.parentElement!.before(outside)
+    outside.focus()
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el) && status(el) !== '', 'announced')
+    expect(status(el)).to.equal('Take prompt: Why Yes? About: Rain in Lisbon on Friday? — add a reason, or skip.')
+    expect(deep(el, '[part="status"]')!.getAttribute('role')).to.equal('status')
+    expect(deepActive(), 'focus is not taken').to.equal(outside)
+    // A reload without an answer asks again in place, without announcing it as new.
+    vk = await makeVk()
+    await vk.signIn(w)
+    const again = await page(vk)
+    await until(() => isOpen(again) && deep(again, '[part="market"]'), 'asked again')
+    await new Promise((r) => setTimeout(r, 100))
+    expect(status(again)).to.equal('')
+    // Escape from the reason field skips, even with text typed.
+    outside.focus()
+    deep<HTMLTextAreaElement>(again, 'textarea')!.focus()
+    await sendKeys({ type: 'half a thought' })
+    const answered = oneEvent(again, 'vk-take-prompt-answered')
+    await sendKeys({ press: 'Escape' })
+    expect((await answered).detail).to.deep.equal({ marketId: market.id.toLowerCase(), side: 0, answer: 'skipped' })
+    await until(() => !isOpen(again), 'closed by Escape')
+    await until(() => deepActive() === outside, 'focus back on the control it came from')
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await new Promise((r) => setTimeout(r, 150))
+    expect(isOpen(again), 'remembered as answered').to.equal(false)
+    outside.remove()
   })
 })

@@ -438,6 +438,52 @@ export const contractCases: ContractCase[] = [
     },
   },
   {
+    name: '§5.3 "It scopes reads to the venue" and §5.1 "Reads fail open": a keyed client whose key the service refuses for reads (unknown, revoked or trade-only) keeps its venueId\'s overlay (thread, feed, profile, take counts); with a live key, naming the venue changes nothing',
+    async run(h) {
+      const v = await h.venue()
+      const m = await h.addMarket()
+      const author = await h.signedIn()
+      const p = await author.createPost('event', m.id, 'hidden on this venue only')
+      const banned = await h.signedIn()
+      const q = await banned.createPost('event', m.id, 'by a wallet this venue banned')
+      await v.owner.mod.hide(p.id, { venueId: v.venueId })
+      await v.owner.mod.ban(banned.w.wallet, { venueId: v.venueId })
+      const warned: string[] = []
+      const realWarn = console.warn
+      console.warn = (...a: unknown[]) => void warned.push(a.join(' '))
+      try {
+        const tradeOnly = await h.key(v, ['trade'])
+        const refused = { 'an unknown key': `pck_${'9'.repeat(64)}`, 'a trade-only key': tradeOnly }
+        for (const [what, apiKey] of Object.entries(refused)) {
+          const c = h.client({ apiKey, venueId: v.venueId })
+          eq(ids((await c.posts('event', m.id)).posts), [], `${what}: thread`)
+          const feed = await c.postFeed({ scope: 'subject', subjectType: 'event', subjectRef: m.id })
+          eq(ids(feed.posts), [], `${what}: feed`)
+          eq(ids((await c.postsByAuthor(author.w.wallet, { takes: false })).posts), [], `${what}: profile`)
+          eq(ids((await c.postsByAuthor(banned.w.wallet, { takes: false })).posts), [], `${what}: the banned author's profile`)
+          eq((await c.takeCounts([m.id])).counts[m.id.toLowerCase()].posts, 0, `${what}: take counts`)
+          // A read that names a venue still wins.
+          const other = await h.venue()
+          eq(ids((await c.posts('event', m.id, { venue: other.venueId })).posts), [q.id, p.id], `${what}: a named venue wins`)
+        }
+        ok(warned.some((w) => w.includes("refused this client's apiKey") && w.includes(v.venueId)), 'the warning says the overlay is kept')
+        // Control: the same refused key without a venueId reads with no overlay.
+        eq(ids((await h.client({ apiKey: tradeOnly }).posts('event', m.id)).posts), [q.id, p.id], 'a refused key and no venueId: no overlay')
+        // A live read key: the named venue is the key's own, so sending it (venueId) changes nothing.
+        const keyOnly = h.client({ apiKey: v.key })
+        const keyAndVenue = h.client({ apiKey: v.key, venueId: v.venueId })
+        const sameOverlay = async (read: (c: typeof keyOnly) => Promise<unknown>, what: string) => eq(await read(keyAndVenue), await read(keyOnly), what)
+        await sameOverlay(async (c) => ids((await c.posts('event', m.id)).posts), 'live key: thread')
+        await sameOverlay(async (c) => ids((await c.postFeed({ scope: 'subject', subjectType: 'event', subjectRef: m.id })).posts), 'live key: feed')
+        await sameOverlay(async (c) => ids((await c.postsByAuthor(banned.w.wallet, { takes: false })).posts), 'live key: profile')
+        await sameOverlay(async (c) => (await c.takeCounts([m.id])).counts[m.id.toLowerCase()].posts, 'live key: take counts')
+        eq(ids((await keyAndVenue.posts('event', m.id)).posts), [], 'live key: the overlay holds')
+      } finally {
+        console.warn = realWarn
+      }
+    },
+  },
+  {
     name: '§2.12 records for many wallets at one node, the leaderboard by scope, and market verdicts',
     async run(h) {
       const ref = freshRef('rec')

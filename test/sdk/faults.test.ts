@@ -9,6 +9,7 @@ import { delay, http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { PATHS } from '../../src/contract/paths.ts'
 import { createClient, HttpError, NetworkError, TimeoutError, VenuekitError } from '../../src/sdk/index.ts'
+import { xhrFetch } from '../../src/sdk/xhr-fetch.ts'
 
 const BASE = 'http://venuekit.test'
 const M = `0x${'ab'.repeat(32)}`
@@ -68,6 +69,103 @@ describe('SDK faults (MSW)', () => {
       return HttpResponse.json(THREAD)
     }))
     assert.deepEqual(await createClient({ baseUrl: BASE, apiKey: null }).posts('event', M), THREAD)
+  })
+
+  it('§8 "Request deadline (timeoutMs): Optional; unset means unbounded": createClient({ baseUrl }) has no deadline, and a request without one arms no timer — ten minutes of (mocked) time later it is still pending and its signal live; then the answer arrives and resolves it', async (t) => {
+    t.mock.method(console, 'warn', () => {}) // the omitted apiKey's one-time warning
+    assert.equal(createClient({ baseUrl: BASE }).config.timeoutMs, null, 'unset: no deadline in the resolved configuration')
+
+    const TEN_MINUTES = 10 * 60_000
+    // Microtasks and real I/O callbacks run; mocked timers fire only on tick.
+    const settle = () => new Promise((resolve) => setImmediate(resolve))
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] })
+    // A deadline could also come from a timer outside setTimeout: AbortSignal.timeout.
+    const abortTimeouts = t.mock.method(AbortSignal, 'timeout')
+    /** A fetchImpl that answers only when told. */
+    const answerWhenTold = () => {
+      const held: { init: RequestInit; answer: (r: Response) => void }[] = []
+      const fetchImpl = ((_url: string, init: RequestInit) => new Promise<Response>((answer) => held.push({ init, answer }))) as unknown as typeof fetch
+      return { held, fetchImpl }
+    }
+    const watch = <T,>(p: Promise<T>) => {
+      const w = { settled: false, result: p }
+      p.then(
+        () => (w.settled = true),
+        () => (w.settled = true),
+      )
+      return w
+    }
+
+    // Control: the same harness does catch a deadline, however long (five minutes here).
+    const bounded = answerWhenTold()
+    const late = watch(createClient({ baseUrl: BASE, apiKey: null, timeoutMs: 5 * 60_000, fetchImpl: bounded.fetchImpl }).posts('event', M))
+    await settle()
+    t.mock.timers.tick(TEN_MINUTES)
+    await settle()
+    assert.equal(late.settled, true, 'with timeoutMs, ten minutes end the request')
+    assert.ok((await late.result.catch((e) => e)) instanceof TimeoutError)
+
+    // No timeoutMs: nothing ends the request.
+    const open = answerWhenTold()
+    const c = createClient({ baseUrl: BASE, apiKey: null, fetchImpl: open.fetchImpl })
+    const read = watch(c.posts('event', M))
+    await settle()
+    assert.equal(open.held.length, 1)
+    t.mock.timers.tick(TEN_MINUTES)
+    await settle()
+    assert.equal(read.settled, false, 'still pending after ten minutes')
+    assert.equal(open.held[0].init.signal?.aborted, false, 'the signal handed to fetch was not aborted')
+    assert.equal(abortTimeouts.mock.callCount(), 0, 'no AbortSignal.timeout')
+    open.held[0].answer(new Response(JSON.stringify(THREAD), { headers: { 'content-type': 'application/json' } }))
+    assert.deepEqual(await read.result, THREAD)
+
+    // The browser transport (xhrFetch, which the page context picks when XMLHttpRequest exists) sets no XHR
+    // timeout and is not aborted either.
+    const xhrs: FakeXhr[] = []
+    class FakeXhr {
+      timeout = 0
+      status = 0
+      statusText = ''
+      responseText = ''
+      responseURL = ''
+      aborted = false
+      onload: (() => void) | null = null
+      onerror: (() => void) | null = null
+      ontimeout: (() => void) | null = null
+      onabort: (() => void) | null = null
+      open() {}
+      setRequestHeader() {}
+      getAllResponseHeaders() {
+        return 'content-type: application/json\r\n'
+      }
+      send() {
+        xhrs.push(this)
+      }
+      abort() {
+        this.aborted = true
+        this.onabort?.()
+      }
+    }
+    const g = globalThis as { XMLHttpRequest?: unknown }
+    const had = 'XMLHttpRequest' in g
+    const previous = g.XMLHttpRequest
+    g.XMLHttpRequest = FakeXhr
+    try {
+      const viaXhr = watch(createClient({ baseUrl: BASE, apiKey: null, fetchImpl: xhrFetch }).posts('event', M))
+      await settle()
+      assert.equal(xhrs.length, 1)
+      t.mock.timers.tick(TEN_MINUTES)
+      await settle()
+      assert.equal(viaXhr.settled, false, 'xhr: still pending after ten minutes')
+      assert.equal(xhrs[0].timeout, 0, 'xhr.timeout stays 0 (no deadline)')
+      assert.equal(xhrs[0].aborted, false)
+      Object.assign(xhrs[0], { status: 200, statusText: 'OK', responseText: JSON.stringify(THREAD) })
+      xhrs[0].onload!()
+      assert.deepEqual(await viaXhr.result, THREAD)
+    } finally {
+      if (had) g.XMLHttpRequest = previous
+      else delete g.XMLHttpRequest
+    }
   })
 
   it('a caller\'s own signal is honoured as well: aborting rejects with the caller\'s reason, not a timeout', async () => {

@@ -75,6 +75,10 @@ export function harness(env: FixtureEnv) {
       const { key } = await post<{ key: string }>('/admin/keys', { venueId, scopes: ['read', 'trade'], label: 'sdk tests' }, owner.session!.token)
       return { venueId, key, owner }
     },
+    /** Another key of a venue, minted by its owner through `POST /admin/keys` with these scopes (e.g. trade-only). */
+    async key(v: { venueId: string; owner: { session: { token: string } | null } }, scopes: string[]) {
+      return (await post<{ key: string }>('/admin/keys', { venueId: v.venueId, scopes, label: 'sdk tests' }, v.owner.session!.token)).key
+    },
     /** Another room of a venue on a taxonomy node, made by its owner through `POST /v1/rooms`. */
     async room(v: { venueId: string; owner: { session: { token: string } | null } }, subject: { type: string; ref: string }, visibility: 'public' | 'private' = 'public') {
       const body = { venueId: v.venueId, subjectType: subject.type, subjectRef: subject.ref, visibility, title: `${subject.ref} room` }

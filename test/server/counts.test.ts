@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { addMarket, call, expectError, newMarketId, signIn, startTestService, type TestService } from '../helpers/service.ts'
 import { addMember, ban, block, makeRoom, makeVenue, setState, venueHide, writePost } from '../helpers/read-fixtures.ts'
+import { claimVenue } from '../helpers/venues.ts'
 
 let svc: TestService
 before(async () => {
@@ -95,6 +96,59 @@ describe('take counts', () => {
     const signedIn = await takeCounts([m.id], '', reader.token)
     assert.deepEqual(signedIn.body, signedOut.body)
     assert.equal(signedOut.body.counts[m.id].posts, 2)
+  })
+
+  it('§2.6 "Counts are identical for every reader": a session that claims venue V, where V hid a post and banned an author, gets the signed-out take counts and `/v1/markets/counts`; with V\'s key (§5.3 "It scopes reads to the venue") the take counts are V\'s overlay whoever holds the session, and the grouped counts stay the signed-out ones', async () => {
+    const cat = `every-reader-${Date.now().toString(36)}`
+    const m = await addMarket(svc, { nodes: [{ type: 'category', ref: cat }] })
+    const v = await claimVenue(svc)
+    const hiddenAuthor = await signIn(svc, undefined, v.venueId)
+    const bannedAuthor = await signIn(svc, undefined, v.venueId)
+    const commenter = await signIn(svc)
+    await svc.chain.setPosition(hiddenAuthor.wallet, m.id, 0, 3n)
+    await svc.chain.setPosition(bannedAuthor.wallet, m.id, 1, 4n)
+    const hidden = await writePost(svc, hiddenAuthor, 'event', m.id, 'hidden on v')
+    await writePost(svc, bannedAuthor, 'event', m.id, 'by a wallet v bans')
+    await writePost(svc, commenter, 'event', m.id, 'a comment v keeps')
+    // V moderates through its own routes: a venue hide and a venue ban.
+    const mod = (action: string, body: Record<string, unknown>) => call(svc, 'POST', `/v1/mod/${action}`, { token: v.owner.token, body: { venueId: v.venueId, ...body } })
+    assert.equal((await mod('hide', { postId: hidden.id })).status, 200)
+    assert.equal((await mod('ban', { wallet: bannedAuthor.wallet })).status, 200)
+
+    const everyone = { posts: 3, takes: 2, bySide: { '0': 1, '1': 1 } }
+    const onV = { posts: 1, takes: 0, bySide: {} }
+    const counted = async (opts: { token?: string; key?: string } = {}) => {
+      const r = await call(svc, 'GET', `/v1/social/take-counts?ids=${m.id}`, opts)
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+      return r.body
+    }
+    const grouped = async (opts: { token?: string; key?: string } = {}) => {
+      const r = await call(svc, 'GET', '/v1/markets/counts?by=category', opts)
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+      return r.body
+    }
+    const signedOut = await counted()
+    assert.deepEqual(signedOut.counts[m.id], everyone)
+    // V's hide and ban are in force: V's overlay drops both posts (so the equalities below are not vacuous).
+    assert.deepEqual((await call(svc, 'GET', `/v1/social/take-counts?ids=${m.id}&venue=${v.venueId}`)).body.counts[m.id], onV)
+    const signedOutGroups = await grouped()
+    assert.deepEqual(signedOutGroups.groups.find((g: { key: string }) => g.key === cat), { key: cat, posts: 3, takes: 2 })
+
+    // Sessions that claim V: a plain reader, V's owner (its moderator), the author V hid and the author V banned.
+    const readers = { reader: await signIn(svc, undefined, v.venueId), owner: v.owner, hiddenAuthor, bannedAuthor }
+    for (const [who, u] of Object.entries(readers)) {
+      assert.deepEqual(await counted({ token: u.token }), signedOut, `take counts, ${who} on a session claiming V`)
+      assert.deepEqual(await grouped({ token: u.token }), signedOutGroups, `counts by category, ${who} on a session claiming V`)
+    }
+
+    // With V's key: V's overlay for every reader alike, signed out or on any of those sessions.
+    const keyed = await counted({ key: v.key })
+    assert.deepEqual(keyed.counts[m.id], onV)
+    assert.deepEqual(await grouped({ key: v.key }), signedOutGroups, 'counts by category with the key')
+    for (const [who, u] of Object.entries({ ...readers, commenter })) {
+      assert.deepEqual(await counted({ key: v.key, token: u.token }), keyed, `take counts, ${who} with V's key`)
+      assert.deepEqual(await grouped({ key: v.key, token: u.token }), signedOutGroups, `counts by category, ${who} with V's key`)
+    }
   })
 
   it('§4.2 takeCounts(marketIds, { venue }): venue applies that venue\'s hides and bans to the counts, for every reader alike', async () => {

@@ -129,7 +129,7 @@ async function halfWritten(store: Store): Promise<Record<string, string[]>> {
       where p.parent_id is null and p.deleted_at is null
         and (select count(*) from post_nodes n where n.post_id = p.id) <> jsonb_array_length(m.nodes)`),
     "a parent whose reply count is not its replies' rows": await q(sql`select p.id from posts p
-      where p.replies <> (select count(*) from posts r where r.parent_id = p.id and r.deleted_at is null)`),
+      where p.replies <> (select count(*) from posts r where r.parent_id = p.id and r.deleted_at is null and r.state = 'visible')`),
     "a post whose agree count is not its agrees' rows": await q(sql`select p.id from posts p
       where p.agrees <> (select count(*) from reactions r where r.post_id = p.id and r.kind = 'agree')`),
     'a node-index row whose score is not its post score': await q(sql`select n.post_id as id from post_nodes n join posts p on p.id = n.post_id where n.score <> p.score`),
@@ -138,7 +138,9 @@ async function halfWritten(store: Store): Promise<Record<string, string[]>> {
     'a take counter that is not a recount of its posts': await q(sql`select coalesce(c.market_id, r.market_id) || ':' || coalesce(c.side, r.side) as id
       from market_take_counts c full join (
         select market_id, coalesce(stance_side, -1) as side, count(*)::int as n from posts
-        where market_id is not null and deleted_at is null and state = 'visible' and not room_private group by 1, 2
+        where market_id is not null and deleted_at is null and state = 'visible' and not room_private
+          and (parent_id is null or exists (select 1 from posts pp where pp.id = posts.parent_id and pp.deleted_at is null and pp.state = 'visible'))
+        group by 1, 2
       ) r on r.market_id = c.market_id and r.side = c.side
       where coalesce(c.n, 0) <> coalesce(r.n, 0)`),
   }

@@ -503,6 +503,52 @@ describe('feed: signals (§1.6)', () => {
     assert.deepEqual((await feed(svc, { scope: 'following' }, { token: u.token })).body.signals, [])
   })
 
+  it('§2.2 signals "For scope subject they are present for a taxonomy node (category, topic, org, country, a family series)": each node\'s feed carries the signal of its own market, attached to that market\'s post, and no other node\'s', async () => {
+    // Callers ranked at one category; every market below also sits on it, so they are ranked callers there
+    // (a market's records are read at its category, §2.12 nodeFacetOf). Each market sits on one other node.
+    const cat = uniqueRef('cat')
+    const [caller] = await rankedCallers(cat, 1)
+    const writer = await signIn(svc)
+    const nodes = [
+      { type: 'category', ref: uniqueRef('cat') },
+      { type: 'topic', ref: uniqueRef('topic') },
+      { type: 'org', ref: uniqueRef('org') },
+      { type: 'country', ref: uniqueRef('country') },
+      // A family series: the rounds of a recurring market roll into the durable `series` node.
+      { type: 'series', ref: uniqueRef('series') },
+    ] as const
+    const on = []
+    for (const [i, node] of nodes.entries()) {
+      const m =
+        node.type === 'series'
+          ? await addMarket(svc, { title: 'Up or down today? (round 2)', nodes: [{ type: 'category', ref: cat }], series: node.ref })
+          : await addMarket(svc, { nodes: [{ type: 'category', ref: cat }, node] })
+      const p = await writePost(svc, writer, 'event', m.id, `about the ${node.type} market`)
+      // Sides differ per node, so a signal read at the wrong node would not match.
+      await svc.chain.trade({ wallet: caller.wallet, marketId: m.id, side: i % 2, size: 1n })
+      on.push({ node, market: m, post: p, side: i % 2 })
+    }
+    const seriesRound = on[on.length - 1].market
+    assert.ok(seriesRound.nodes.some((n: { type: string; ref: string }) => n.type === 'series' && n.ref === nodes[4].ref), 'the round sits on its series node')
+    for (const { node, market, post, side } of on) {
+      const r = await feed(svc, { subjectType: node.type, subjectRef: node.ref, limit: 100 })
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+      assert.equal(r.body.scope, 'subject')
+      assert.deepEqual(ids(r.body), [post.id], `${node.type}: the node's feed holds its market's post`)
+      assert.deepEqual(
+        r.body.signals.map((s: any) => [s.kind, s.marketId, s.side, s.count, s.attachTo, s.before]),
+        [['callers-moved', market.id, side, 1, post.id, null]],
+        `${node.type}: one signal, attached to the post about its market`,
+      )
+      assert.ok(r.body.labels[market.id], `${node.type}: labels name the signal's side`)
+      // Empty on that market's own thread.
+      assert.deepEqual((await feed(svc, { subjectType: 'event', subjectRef: market.id })).body.signals, [], `${node.type}: none on the market's thread`)
+    }
+    // The shared category holds every market, so all five signals.
+    const all = await feed(svc, { subjectType: 'category', subjectRef: cat, limit: 100 })
+    assert.deepEqual(all.body.signals.map((s: any) => s.marketId).sort(), on.map((x) => x.market.id).sort())
+  })
+
   it('§1.6 signals count only ranked callers (rank within max(10, 10% of the population)) trading in the last 24 h', async () => {
     const ref = uniqueRef('cat')
     const m = await addMarket(svc, { nodes: [{ type: 'category', ref }] })

@@ -79,7 +79,7 @@ describe('§3.1 reports', () => {
     }
   })
 
-  it('§3.1 "Rules while hidden: the post remains visible to its author": for anyone else a threshold-hidden or removed post is gone — agree and reply are 404 and write nothing; a report still reaches it (it is evidence for the review); its author still edits it', async () => {
+  it('§3.1 "Rules while hidden: the post remains visible to its author": for anyone else a threshold-hidden or removed post is gone — agree and reply are 404 and write nothing; a report still reaches it (it is evidence for the review); its author cannot edit it while it is under review or removed (403)', async () => {
     const { v, author, topic, postId } = await world()
     const fan = await signIn(svc, undefined, v.venueId)
     const reporters = await Promise.all(Array.from({ length: LIMITS.reportThreshold }, () => signIn(svc, undefined, v.venueId)))
@@ -97,7 +97,7 @@ describe('§3.1 reports', () => {
       expectError(await post(svc, fan, { subjectType: 'topic', subjectRef: topic, parentId: postId }), 404, 'post-not-found')
       assert.deepEqual(await rows(), before, `${state}: nothing written`)
       assert.equal((await report(svc, fan, postId, `late ${state}`)).status, 200, `${state}: a report reaches it`)
-      assert.equal((await call(svc, 'PATCH', `/v1/social/posts/${postId}`, { token: author.token, body: { body: `edited while ${state}` } })).status, 200)
+      expectError(await call(svc, 'PATCH', `/v1/social/posts/${postId}`, { token: author.token, body: { body: `edited while ${state}` } }), 403, 'forbidden')
     }
     assert.equal((await postState(svc, postId)).report_count, LIMITS.reportThreshold + 1)
   })
@@ -222,14 +222,15 @@ describe('§4.2 the other actions', () => {
     assert.equal((await postState(svc, postId)).report_count, 1)
   })
 
-  it('clear: the reports are dismissed and the item closed; visibility is unchanged', async () => {
+  it('clear: the reports are dismissed (settled for the platform) and the item closed; visibility is unchanged', async () => {
     const { v, postId } = await world()
     for (let i = 0; i < LIMITS.reportThreshold; i++) await report(svc, await signIn(svc, undefined, v.venueId), postId)
     const r = await act(svc, operator, 'clear', { postId })
     assert.equal(r.status, 200)
     assert.deepEqual(r.body.post, { state: 'hidden', hiddenHere: false, pinned: false, reports: 0 })
     assert.deepEqual(r.body.item, { state: 'actioned' })
-    assert.equal((await svc.ctx.db.selectFrom('reports').select('post_id').where('post_id', '=', postId).execute()).length, 0)
+    const open = await svc.ctx.db.selectFrom('reports').select('post_id').where('post_id', '=', postId).where('platform_settled_at', 'is', null).execute()
+    assert.equal(open.length, 0, 'every report is settled for the platform')
   })
 
   it('restore: undoes a venue hide (venueId) or a platform removal / threshold hide (operator)', async () => {
@@ -304,6 +305,73 @@ describe('§4.2 the other actions', () => {
     expectError(await post(svc, freshUser, { subjectType: 'topic', subjectRef: topic }), 403, 'banned')
     await act(svc, operator, 'unban', { wallet: author.wallet })
     assert.equal((await post(svc, author, { subjectType: 'topic', subjectRef: topic })).status, 201)
+  })
+
+  it('§5.7 "A ban blocks posting only, never reading or trading": after a venue ban and after a global ban the wallet still reads, its gateway sponsorship still says sponsored (keyless on the venue and with the venue\'s key), and its agree still lands', async () => {
+    const { v, topic } = await world()
+    const banned = await signIn(svc, undefined, v.venueId)
+    const other = await signIn(svc, undefined, v.venueId)
+    const m = await addMarket(svc)
+    await svc.chain.setPosition(banned.wallet, m.id, 0, 5n)
+    const own = await post(svc, banned, { subjectType: 'event', subjectRef: m.id, body: 'written before the ban' })
+    assert.equal(own.status, 201)
+    const target = await post(svc, other, { subjectType: 'topic', subjectRef: topic, body: 'a post to agree with' })
+    assert.equal(target.status, 201)
+    const targetId: string = target.body.post.id
+    const sponsorship = (key?: string) => call(svc, 'GET', '/v1/gateway/sponsorship', { token: banned.token, key })
+    // Before any ban: the state the bans must leave unchanged.
+    const keylessBefore = await sponsorship()
+    const keyedBefore = await sponsorship(v.key)
+    assert.deepEqual(keylessBefore.body, { venueId: v.venueId, attributed: false, sponsored: true, enforcement: false })
+    assert.deepEqual(keyedBefore.body, { venueId: v.venueId, attributed: true, sponsored: true, enforcement: false })
+
+    const stillTradesAndReads = async (ban: string) => {
+      // The ban is in force: posting is refused, keyless and with the key.
+      expectError(await post(svc, banned, { subjectType: 'topic', subjectRef: topic }), 403, 'banned')
+      expectError(await call(svc, 'POST', '/v1/social/posts', { token: banned.token, key: v.key, body: { subjectType: 'topic', subjectRef: topic, body: 'x' } }), 403, 'banned')
+      // Trading: the gateway still sponsors the wallet's trades on v.
+      const keyless = await sponsorship()
+      assert.equal(keyless.status, 200, `${ban}: ${JSON.stringify(keyless.body)}`)
+      assert.deepEqual(keyless.body, keylessBefore.body, `${ban}: keyless on v, still sponsored`)
+      const keyed = await sponsorship(v.key)
+      assert.equal(keyed.status, 200, `${ban}: ${JSON.stringify(keyed.body)}`)
+      assert.deepEqual(keyed.body, keyedBefore.body, `${ban}: with v's key, still sponsored`)
+      // Reading: every read answers, keyless and with the key, and the thread still holds the other's post.
+      for (const key of [undefined, v.key]) {
+        const reads = [
+          `/v1/social/posts?subjectType=topic&subjectRef=${topic}`,
+          `/v1/social/posts?subjectType=event&subjectRef=${m.id}`,
+          '/v1/social/posts/feed',
+          `/v1/social/posts/feed?subjectType=topic&subjectRef=${topic}`,
+          `/v1/social/profile/${banned.wallet}/posts`,
+          `/v1/social/take-counts?ids=${m.id}`,
+          `/v1/markets/${m.id}`,
+          '/v1/social/for-you',
+          '/v1/me',
+        ]
+        for (const path of reads) {
+          const r = await call(svc, 'GET', path, { token: banned.token, key })
+          assert.equal(r.status, 200, `${ban}, ${key ? 'keyed' : 'keyless'} ${path}: ${JSON.stringify(r.body)}`)
+        }
+        assert.ok((await call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=${topic}`, { token: banned.token, key })).body.posts.some((p: { id: string }) => p.id === targetId))
+      }
+      // Reacting is not posting: agree and withdraw it, keyless and with the key.
+      for (const key of [undefined, v.key]) {
+        for (const active of [true, false]) {
+          const r = await call(svc, 'POST', `/v1/social/posts/${targetId}/reactions`, { token: banned.token, key, body: { kind: 'agree', active } })
+          assert.equal(r.status, 200, `${ban}, ${key ? 'keyed' : 'keyless'} agree ${active}: ${JSON.stringify(r.body)}`)
+          assert.deepEqual(r.body, { postId: targetId, kind: 'agree', agreed: active, agrees: active ? 1 : 0 })
+        }
+      }
+    }
+
+    assert.equal((await act(svc, v.owner, 'ban', { venueId: v.venueId, wallet: banned.wallet })).status, 200)
+    await stillTradesAndReads('venue ban')
+    assert.equal((await act(svc, operator, 'ban', { wallet: banned.wallet })).status, 200)
+    await stillTradesAndReads('venue and global ban')
+    assert.equal((await act(svc, v.owner, 'unban', { venueId: v.venueId, wallet: banned.wallet })).status, 200)
+    await stillTradesAndReads('global ban')
+    await act(svc, operator, 'unban', { wallet: banned.wallet })
   })
 
   it('§5.7 "A ban blocks posting": rewriting a post is posting — a banned author cannot edit (banned everywhere, on the venue of the edit, or on the venue whose room holds the post), and can still delete', async () => {

@@ -42,6 +42,29 @@ describe('private rooms', () => {
     assert.equal(global.body.posts.some((x: any) => x.id === p.body.post.id), false)
   })
 
+  it('a private room\'s feed (room=) shows its posts\' replies to everyone the room admits — the venue\'s owner who is no member and an operator too — as its thread does', async () => {
+    const v = await claimVenue(svc)
+    const topic = `feed-replies-${v.venueId}`
+    const roomId = await createRoom(svc, v, { subjectType: 'topic', subjectRef: topic, visibility: 'private' })
+    const [a, b] = [await signIn(svc, undefined, v.venueId), await signIn(svc, undefined, v.venueId)]
+    for (const u of [a, b]) assert.equal((await call(svc, 'PUT', `/v1/rooms/${roomId}/members/${u.wallet}`, { token: v.owner.token })).status, 200)
+    const top = await post(svc, a, { subjectType: 'topic', subjectRef: topic, body: 'members only', room: roomId })
+    assert.equal(top.status, 201, JSON.stringify(top.body))
+    const reply = await post(svc, b, { subjectType: 'topic', subjectRef: topic, body: 'a reply', parentId: top.body.post.id })
+    assert.equal(reply.status, 201, JSON.stringify(reply.body))
+    // The owner leaves the room (still its venue's owner: admitted, not a member).
+    assert.equal((await call(svc, 'POST', `/v1/rooms/${roomId}/leave`, { token: v.owner.token })).status, 200)
+    const operator = await signIn(svc, operatorAccount)
+    for (const [name, u] of [['member', b], ['owner, not a member', v.owner], ['operator', operator]] as const) {
+      const feed = await call(svc, 'GET', `/v1/social/posts/feed?room=${roomId}`, { token: u.token })
+      assert.equal(feed.status, 200, `${name}: ${JSON.stringify(feed.body)}`)
+      assert.deepEqual(feed.body.posts.map((x: any) => x.id), [top.body.post.id], name)
+      assert.deepEqual((feed.body.threads[top.body.post.id] ?? []).map((x: any) => x.id), [reply.body.post.id], `${name}: the feed row carries its reply`)
+      const thread = await call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=${topic}&room=${roomId}&includeReplies=true`, { token: u.token })
+      assert.deepEqual((thread.body.threads[top.body.post.id] ?? []).map((x: any) => x.id), [reply.body.post.id], `${name}: as the thread shows it`)
+    }
+  })
+
   /** The tables a write on a post may touch, as sorted JSON, to show a refusal wrote nothing. */
   async function writes(): Promise<Record<string, string>> {
     const out: Record<string, string> = {}

@@ -221,6 +221,73 @@ describe('realtime: thread events', () => {
   })
 })
 
+describe('realtime: private rooms and failed publishes', () => {
+  it('§7 a private room\'s existence is "not confirmed" to outsiders: private-room activity on a market (post, reply, agree, edit, delete, a venue hide, a ban of an author who wrote only there) fires nothing on the market\'s public thread topic, which anyone may subscribe to', async () => {
+    const m = await addMarket(svc)
+    const v = await claimVenue(svc)
+    const r = await call(svc, 'POST', '/v1/rooms', {
+      token: v.owner.token,
+      body: { venueId: v.venueId, subjectType: 'topic', subjectRef: `inner-${v.venueId}`, visibility: 'private', title: 'Inner' },
+    })
+    assert.equal(r.status, 201, JSON.stringify(r.body))
+    const room = r.body.room.id as string
+    const [a, b] = [await signIn(svc, undefined, v.venueId), await signIn(svc, undefined, v.venueId)]
+    for (const u of [a, b]) assert.equal((await call(svc, 'PUT', `/v1/rooms/${room}/members/${u.wallet}`, { token: v.owner.token })).status, 200)
+    // An anonymous socket on the market's public thread (and on a sentinel thread, for expectQuiet).
+    const c = await client()
+    const topic = threadTopic('event', m.id)
+    await c.subscribe(topic)
+    await c.subscribe(threadTopic('topic', 'sentinel-private'))
+
+    const top = await call(svc, 'POST', PATHS.posts, { token: a.token, body: { subjectType: 'event', subjectRef: m.id, body: 'members only', room } })
+    assert.equal(top.status, 201, JSON.stringify(top.body))
+    const id = top.body.post.id as string
+    const steps = [
+      await call(svc, 'POST', PATHS.posts, { token: b.token, body: { subjectType: 'event', subjectRef: m.id, body: 'a reply', parentId: id } }),
+      await call(svc, 'POST', PATHS.react(id), { token: b.token, body: { kind: 'agree', active: true } }),
+      await call(svc, 'PATCH', PATHS.post(id), { token: a.token, body: { body: 'members only, edited' } }),
+      await call(svc, 'POST', '/v1/mod/hide', { token: v.owner.token, body: { venueId: v.venueId, postId: id } }),
+      await call(svc, 'POST', '/v1/mod/ban', { token: v.owner.token, body: { venueId: v.venueId, wallet: a.wallet } }),
+      await call(svc, 'DELETE', PATHS.post(id), { token: a.token }),
+    ]
+    for (const s of steps) assert.ok(s.status < 300, JSON.stringify(s.body))
+    await expectQuiet(c, 'sentinel-private')
+    // The public thread still fires for a post outside the room.
+    await post('event', m.id, 'in the open')
+    await expectChanged(c, topic)
+  })
+
+  it('a publish that fails after the commit does not fail the write: the post, edit, agree and delete answer success (a retry would post twice), and the failure is logged with [venuekit]', async () => {
+    const m = await addMarket(svc)
+    const fan = await signIn(svc)
+    const bus = svc.ctx.bus
+    const publish = bus.publish
+    const logged: unknown[][] = []
+    const error = console.error
+    bus.publish = async () => {
+      throw new Error('NOTIFY failed: connection terminated')
+    }
+    console.error = (...args: unknown[]) => void logged.push(args)
+    try {
+      const p = await call(svc, 'POST', PATHS.posts, { token: author.token, body: { subjectType: 'event', subjectRef: m.id, body: 'written once' } })
+      assert.equal(p.status, 201, JSON.stringify(p.body))
+      const id = p.body.post.id as string
+      assert.equal((await call(svc, 'PATCH', PATHS.post(id), { token: author.token, body: { body: 'edited once' } })).status, 200)
+      assert.equal((await call(svc, 'POST', PATHS.react(id), { token: fan.token, body: { kind: 'agree', active: true } })).status, 200)
+      assert.equal((await call(svc, 'DELETE', PATHS.post(id), { token: author.token })).status, 200)
+    } finally {
+      bus.publish = publish
+      console.error = error
+    }
+    assert.equal(logged.length, 4, 'one log line per failed publish')
+    for (const line of logged) assert.match(String(line[0]), /^\[venuekit\] /)
+    const rows = await svc.ctx.db.selectFrom('posts').select(['body', 'deleted_at']).where('subject_ref', '=', m.id).execute()
+    assert.equal(rows.length, 1)
+    assert.equal(rows[0].body, 'edited once')
+    assert.ok(rows[0].deleted_at)
+  })
+})
+
 describe('realtime: bad messages get an error message, not a disconnect', () => {
   const cases: [string, string, string][] = [
     ['malformed JSON', '{"type":', 'invalid-json'],

@@ -72,3 +72,36 @@ describe('request bodies (Node)', () => {
     assert.equal(r.body.error.code, 'invalid-json')
   })
 })
+
+describe('bad input: every 4xx names the input and the rule it broke', () => {
+  it('"Every endpoint answers bad input with a clear error": a wrong type names what was sent, an absent field is required, and sizes and choices read as rules (no raw validator wording)', async () => {
+    const key = (body: unknown) => call(svc, 'POST', PATHS.adminKeys, { token: user.token, body: JSON.stringify(body) })
+    expectError(await key({ venueId: 5, scopes: ['read'], label: 'x' }), 400, 'validation-failed', "'venueId' must be a string (got a number)")
+    expectError(await key({ venueId: 'some-venue-id', scopes: 'read', label: 'x' }), 400, 'validation-failed', "'scopes' must be an array of read, trade")
+    expectError(await key({ venueId: 'some-venue-id', scopes: [1], label: 'x' }), 400, 'validation-failed', "'scopes.0' must be a string (got a number)")
+    expectError(await key({ venueId: 'some-venue-id', scopes: null, label: 'x' }), 400, 'validation-failed', "'scopes' must be an array of read, trade")
+    expectError(await key({ scopes: ['read'], label: 'x' }), 400, 'validation-failed', "'venueId' is required")
+    const profile = (body: unknown) => call(svc, 'PUT', PATHS.myProfile, { token: user.token, body: JSON.stringify(body) })
+    expectError(await profile({ name: 'n'.repeat(41) }), 400, 'validation-failed', "'name' must be at most 40 characters")
+    expectError(await call(svc, 'GET', `${PATHS.profilePosts(user.wallet)}?cursor=`), 400, 'validation-failed', "'cursor' must not be empty")
+    expectError(await call(svc, 'GET', `${PATHS.feed}?scope=everyone`), 400, 'validation-failed', "'scope' must be one of global, following, subject")
+    // An endpoint without query parameters says so, rather than listing nothing.
+    expectError(await call(svc, 'GET', `${PATHS.roomMembership('self')}?foo=1`), 400, 'unsupported-param', "unsupported query parameter 'foo'; this endpoint takes no query parameters")
+    for (const r of [await key({ venueId: [], scopes: {}, label: 7 }), await profile({ name: 5 })])
+      assert.doesNotMatch(r.body.error.message, /Invalid input|Too (small|big)|Invalid option|got nothing/)
+  })
+
+  it('a wrong method on a served path is 405 method-not-allowed naming the methods it takes (Allow), not 404; an unserved path stays 404', async () => {
+    const put = await call(svc, 'PUT', PATHS.feed)
+    expectError(put, 405, 'method-not-allowed', `PUT is not allowed on ${PATHS.feed}; it takes GET, HEAD`)
+    assert.equal(put.headers.get('allow'), 'GET, HEAD')
+    const get = await call(svc, 'GET', PATHS.adminKeys)
+    expectError(get, 405, 'method-not-allowed', `GET is not allowed on ${PATHS.adminKeys}; it takes POST`)
+    assert.equal(get.headers.get('allow'), 'POST')
+    const room = await call(svc, 'PATCH', PATHS.roomJoin('some-room'))
+    expectError(room, 405, 'method-not-allowed')
+    assert.equal(room.headers.get('allow'), 'POST')
+    expectError(await call(svc, 'GET', '/v1/social/nothing-here'), 404, 'not-found', 'no route for GET /v1/social/nothing-here')
+    expectError(await call(svc, 'DELETE', '/v1/markets/not-a-market'), 404, 'not-found')
+  })
+})

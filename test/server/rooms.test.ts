@@ -1,7 +1,7 @@
 /** §2.8, §2.9, §3.3, §5.6, §7: rooms, membership, posting into rooms, boards. */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { MSG } from '../../src/contract/errors.ts'
+import { ERROR_CODES, MSG } from '../../src/contract/errors.ts'
 import { addMarket, call, expectError, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 import { claimVenue, createRoom, newVenueId, post } from '../helpers/venues.ts'
 
@@ -73,6 +73,26 @@ describe('rooms: creation and reads', () => {
     assert.deepEqual(ids(await call(svc, 'GET', `/v1/rooms?venueId=${v.venueId}`, { token: stranger.token })), [v.selfRoomId, pub].sort())
     assert.deepEqual(ids(await call(svc, 'GET', `/v1/rooms?venueId=${v.venueId}`, { token: v.owner.token })), [v.selfRoomId, pub, priv].sort())
     assert.deepEqual(ids(await call(svc, 'GET', '/v1/rooms', { key: v.key })), [v.selfRoomId, pub].sort())
+  })
+
+  it('§5.1 "Reads fail open": the room list with a key that is not live (revoked, unknown or malformed) is no 401 — it answers, marked X-Venue-Key-Status: refused, for the venue it names or the session\'s venue; with neither, 400 naming venueId', async () => {
+    const { v, pub } = await roomWorld()
+    const member = await signIn(svc, undefined, v.venueId)
+    const ids = (r: { body: { rooms: { id: string }[] } }) => r.body.rooms.map((x) => x.id).sort()
+    await svc.ctx.db.updateTable('venue_keys').set({ revoked_at: new Date() }).where('venue_id', '=', v.venueId).execute()
+    for (const key of [v.key, `pck_${'0'.repeat(64)}`, 'pck_nothex']) {
+      const bySession = await call(svc, 'GET', '/v1/rooms', { token: member.token, key })
+      assert.equal(bySession.status, 200, `${key.slice(0, 8)}…: ${JSON.stringify(bySession.body)}`)
+      assert.equal(bySession.headers.get('x-venue-key-status'), 'refused')
+      assert.deepEqual(ids(bySession), [v.selfRoomId, pub].sort())
+      const named = await call(svc, 'GET', `/v1/rooms?venueId=${v.venueId}`, { key })
+      assert.equal(named.status, 200)
+      assert.equal(named.headers.get('x-venue-key-status'), 'refused')
+      assert.deepEqual(ids(named), [v.selfRoomId, pub].sort())
+      const neither = await call(svc, 'GET', '/v1/rooms', { key })
+      expectError(neither, 400, 'validation-failed')
+      assert.equal(neither.body.error.param, 'venueId')
+    }
   })
 
   it('§4.1 rule 7 / §5.6 "room=self ... needs a venue key": refused with a clear error without one, the key\'s venue room with one', async () => {
@@ -256,7 +276,7 @@ describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', ()
     assert.ok(m.body.joinedAt)
   })
 
-  it('§3.3 "join: caller\'s session venue owns the room" / §5.6 "Join and leave work only for the session\'s own venue\'s room": a follower posting from another venue\'s session (or key) is refused 403 \'join this room to post in it\' — no membership they could not leave, no post', async () => {
+  it('§3.3 "join: caller\'s session venue owns the room" / §5.6 "Join and leave work only for the session\'s own venue\'s room": a follower posting from another venue\'s session (or key, or a session naming no venue) is refused 403 room-other-venue, as join answers them — not \'join this room to post in it\', a join that can only fail — and gets no membership they could not leave, no post', async () => {
     const { v, node, pub } = await roomWorld()
     const w = await claimVenue(svc)
     const u = await signIn(svc, undefined, w.venueId)
@@ -273,7 +293,13 @@ describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', ()
       await post(svc, keyless, { room: pub }),
       await call(svc, 'POST', '/v1/social/posts', { token: u.token, key: w.key, body: { subjectType: 'topic', subjectRef: 'chatter', body: 'hi', room: pub } }),
     ]
-    for (const r of attempts) expectError(r, 403, 'room-join-required', MSG.JOIN_TO_POST)
+    for (const r of attempts) expectError(r, 403, 'room-other-venue')
+    for (const r of attempts) assert.notEqual(r.body.error.message, MSG.JOIN_TO_POST)
+    // Join itself answers them the same code.
+    expectError(await join(pub, u), 403, 'room-other-venue')
+    // A non-follower on another venue still reads the spec's sentence (§7: "a non-member who does not follow").
+    const stranger = await signIn(svc, undefined, w.venueId)
+    expectError(await post(svc, stranger, { room: pub }), 403, 'room-join-required', MSG.JOIN_TO_POST)
     assert.deepEqual(await memberRow(), [])
     assert.equal(await roomPosts(), postsBefore)
     // The same follower on the room's own venue (session or key) joins with the post, and can leave again.
@@ -339,6 +365,36 @@ describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', ()
     expectError(await post(svc, outsider, { room: priv }), 404, 'room-not-found')
     assert.equal((await membership(priv, outsider)).body.member, false)
     assert.equal((await post(svc, v.owner, { room: priv })).status, 201)
+  })
+
+  it('§7 a private room "read by an outsider → 404 (not 403, so existence is not confirmed)": a member who left it or was removed is an outsider — posting into it is 404 room-not-found, not \'you left this room — rejoin to post\' (a private room refuses the rejoin); nothing written', async () => {
+    const { v, priv } = await roomWorld()
+    const [left, removed] = [await signIn(svc, undefined, v.venueId), await signIn(svc, undefined, v.venueId)]
+    for (const u of [left, removed]) assert.equal((await call(svc, 'PUT', `/v1/rooms/${priv}/members/${u.wallet}`, { token: v.owner.token })).status, 200)
+    assert.equal((await post(svc, left, { room: priv })).status, 201, 'a member posts')
+    assert.equal((await leave(priv, left)).status, 200)
+    assert.equal((await call(svc, 'DELETE', `/v1/rooms/${priv}/members/${removed.wallet}`, { token: v.owner.token })).status, 200)
+    const before = (await svc.ctx.db.selectFrom('posts').select('id').where('room_id', '=', priv).execute()).length
+    for (const u of [left, removed]) expectError(await post(svc, u, { room: priv }), 404, 'room-not-found')
+    // The same answer as someone who never was a member, and as a room that does not exist.
+    expectError(await post(svc, await signIn(svc, undefined, v.venueId), { room: priv }), 404, 'room-not-found')
+    expectError(await post(svc, left, { room: 'r_doesnotexist' }), 404, 'room-not-found')
+    assert.equal((await svc.ctx.db.selectFrom('posts').select('id').where('room_id', '=', priv).execute()).length, before)
+    // Joining it again is not open (§3.3), so nothing could have acted on 'rejoin to post'.
+    const rejoin = await join(priv, left)
+    assert.equal(rejoin.status, 200)
+    assert.equal(rejoin.body.refused, true)
+  })
+
+  it('§3.3 / §7 "Join a private room → `refused` flag set: \'this room is not open to join\'": a 200 answer, never an error, so `room-not-open` is no wire error code (errors.ts); the client reads the flag', async () => {
+    const { v, priv } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    const r = await join(priv, u)
+    assert.equal(r.status, 200)
+    assert.deepEqual(r.body, { member: false, refused: true, message: MSG.ROOM_NOT_OPEN, joinedAt: null })
+    assert.equal(MSG.ROOM_NOT_OPEN, 'this room is not open to join')
+    assert.equal((ERROR_CODES as readonly string[]).includes('room-not-open'), false)
+    assert.equal((await membership(priv, u)).body.member, false)
   })
 
   it('a reply lands in its parent\'s room under the same rules (non-member, left, private outsider)', async () => {

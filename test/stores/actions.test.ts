@@ -147,4 +147,38 @@ describe('moderation (§2.10, §4.2)', () => {
     off()
     await tick()
   })
+
+  it('"a failure is kept in error" for the reader who acted: after a sign-out or another sign-in, moderate() shows no error or pending of the previous moderator', async (t) => {
+    const operator = privateKeyToAccount(OPERATOR_KEY)
+    const opWallet = { address: operator.address, signMessage: (message: string) => operator.signMessage({ message }) }
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const v = await env.h.venue()
+    const mod = vk.moderate()
+    const off = mount(mod)
+    // The operator's action is refused: their error.
+    await vk.signIn(opWallet)
+    await assert.rejects(mod.get().hide('p_0000000000notthere'), HttpError)
+    assert.ok(mod.get().error instanceof HttpError)
+    // Signed out: nobody's error.
+    await vk.signOut()
+    assert.equal(mod.get().error, null, 'signed out: not the previous moderator\'s error')
+    // Another reader signs in: still none.
+    await vk.signIn(v.owner.w)
+    assert.equal(mod.get().error, null, 'another reader: not the previous moderator\'s error')
+    assert.equal(mod.get().pending, false)
+    // A write of the previous reader that fails after the switch leaves the new reader's state alone.
+    await vk.signOut()
+    await vk.signIn(opWallet)
+    const late = mod.get().hide('p_0000000000notthere').then(() => null, (e: unknown) => e)
+    assert.equal(mod.get().pending, true)
+    await vk.signOut()
+    await vk.signIn(v.owner.w)
+    assert.equal(mod.get().pending, false, 'the operator\'s write in flight is not the new reader\'s')
+    assert.ok((await late) instanceof HttpError, 'it failed')
+    assert.equal(mod.get().error, null)
+    assert.equal(mod.get().pending, false)
+    off()
+    await tick()
+  })
 })

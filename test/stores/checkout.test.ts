@@ -2,6 +2,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { setPersistentEngine } from '@nanostores/persistent'
+import { LIMITS } from '../../src/contract/limits.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { VenuekitError } from '../../src/sdk/errors.ts'
 import type { CheckoutAdapter, CheckoutTarget } from '../../src/stores/index.ts'
@@ -75,6 +76,42 @@ describe('checkout and tail', () => {
     assert.deepEqual(rec.bought, [{ marketId: open.id, side: 1 }], 'a tradeable market still goes through')
   })
 
+  it('§7 "un-resolved does not mean tradeable; gate on isTradeable()" on the market as it is now, not as the page cached it: an early resolution or void is refused, a market unknown at first read goes through once it exists', async (t) => {
+    const rec = recordingAdapter()
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    vk.setCheckout(rec.adapter)
+    const co = vk.checkout()
+    const refused = (code: string) => (e: unknown) => e instanceof VenuekitError && e.code === code
+    // Two markets open for a day, read (and cached) by the page while open.
+    const early = await env.h.addMarket()
+    const voided = await env.h.addMarket()
+    const offs = [early, voided].map((m) => mount(vk.market(m.id)))
+    await until(vk.market(early.id), (v) => !!v.market)
+    await until(vk.market(voided.id), (v) => !!v.market)
+    await co.get().predict({ marketId: early.id, side: 0 })
+    assert.equal(rec.bought.length, 1, 'open: the buy goes through')
+    assert.equal(vk.tail().get().canTail(takeOn(early.id, 0)), true)
+    // Resolved and voided long before their closing time: the cached copies still look open.
+    await env.h.resolve(early.id, 0)
+    await env.h.resolve(voided.id, 'void')
+    await assert.rejects(co.get().predict({ marketId: early.id, side: 0 }), refused('not-tradeable'), 'resolved early')
+    await assert.rejects(co.get().openCheckout({ marketId: early.id, side: 1 }), refused('not-tradeable'), 'resolved early (drawer)')
+    await assert.rejects(co.get().predict({ marketId: voided.id, side: 1 }), refused('not-tradeable'), 'voided early')
+    await assert.rejects(co.get().openCheckout({ marketId: voided.id, side: 0 }), refused('not-tradeable'), 'voided early (drawer)')
+    assert.equal(rec.bought.length, 1)
+    assert.deepEqual(rec.opened, [])
+    // The page's copy caught up too: Tail (drawn from it) no longer offers the resolved market.
+    assert.equal(vk.tail().get().canTail(takeOn(early.id, 0)), false)
+    // Unknown when first asked (cached as missing), then created: it is tradeable now.
+    const id = newMarketId()
+    await assert.rejects(co.get().predict({ marketId: id, side: 0 }), refused('market-not-found'))
+    await env.h.addMarket({ id })
+    await co.get().openCheckout({ marketId: id, side: 1 })
+    assert.deepEqual(rec.opened, [{ marketId: id, side: 1, source: 'button' }])
+    offs.forEach((off) => off())
+  })
+
   it('§2.12 "useTail().tail(post) opens checkout on the take\'s exact side; returns false instead of guessing when it cannot"', async (t) => {
     const rec = recordingAdapter()
     const vk = page(env)
@@ -107,14 +144,14 @@ describe('take prompt (§3.4)', () => {
   it('§3.4 "closed → settled buy from the checkout drawer → open" (no answer yet for this wallet, market and side), with the side\'s outcome label', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
-    const m = await env.h.addMarket({ outcomes: [{ label: 'Yes' }, { label: 'No' }] })
-    const w = env.h.wallet()
+    const m = await env.h.addMarket({ title: 'Rain in Lisbon on Friday?', outcomes: [{ label: 'Yes' }, { label: 'No' }] })
+    const w = await signInOn(vk, env)
     const p = vk.takePrompt()
     const off = mount(p)
     assert.equal(p.get().open, false)
     assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 }), true)
     const v = await until(p, (v) => v.outcomeLabel !== null)
-    assert.deepEqual([v.open, v.marketId, v.side, v.wallet, v.outcomeLabel], [true, m.id, 1, w.wallet, 'No'])
+    assert.deepEqual([v.open, v.marketId, v.side, v.wallet, v.outcomeLabel, v.marketTitle], [true, m.id, 1, w.wallet, 'No', 'Rain in Lisbon on Friday?'])
     off()
   })
 
@@ -132,8 +169,8 @@ describe('take prompt (§3.4)', () => {
 
   it('§3.4 "open → Skip → answered; remembered across reloads": once per wallet, market and side', async () => {
     const m = await env.h.addMarket()
-    const w = env.h.wallet()
     let vk = page(env)
+    const w = await signInOn(vk, env)
     vk.buySettled({ wallet: w.address, marketId: m.id, side: 0 })
     assert.equal(vk.takePrompt().get().open, true)
     vk.takePrompt().get().skip()
@@ -143,6 +180,7 @@ describe('take prompt (§3.4)', () => {
     // Reload: a new context over the same storage.
     vk = page(env)
     try {
+      await signInOn(vk, env, w)
       assert.equal(vk.takePrompt().get().open, false)
       assert.equal(vk.buySettled({ wallet: w.wallet, marketId: m.id.toUpperCase().replace('0X', '0x'), side: 0 }), false, 'remembered across the reload')
       assert.equal(vk.takePrompt().get().open, false)
@@ -153,12 +191,13 @@ describe('take prompt (§3.4)', () => {
 
   it('§3.4 "open → reload without answer → asks again"', async () => {
     const m = await env.h.addMarket()
-    const w = env.h.wallet()
     let vk = page(env)
+    const w = await signInOn(vk, env)
     vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 })
     vk.dispose()
     vk = page(env)
     try {
+      await signInOn(vk, env, w)
       const v = vk.takePrompt().get()
       assert.deepEqual([v.open, v.marketId, v.side], [true, m.id, 1])
     } finally {
@@ -171,14 +210,19 @@ describe('take prompt (§3.4)', () => {
     t.after(() => vk.dispose())
     const m = await env.h.addMarket()
     const other = await env.h.addMarket()
-    const w = env.h.wallet()
+    const w = await signInOn(vk, env)
     vk.buySettled({ wallet: w.address, marketId: m.id, side: 0 })
     vk.takePrompt().get().skip()
     assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 }), true, 'the other side')
     vk.takePrompt().get().skip()
     assert.equal(vk.buySettled({ wallet: w.address, marketId: other.id, side: 0 }), true, 'another market')
     vk.takePrompt().get().skip()
-    assert.equal(vk.buySettled({ wallet: env.h.wallet().address, marketId: m.id, side: 0 }), true, 'another wallet')
+    // Another wallet's buy has its own question (asked once that wallet is the one signed in).
+    const w2 = env.h.wallet()
+    assert.equal(vk.buySettled({ wallet: w2.address, marketId: m.id, side: 0 }), false, 'not shown to this wallet')
+    await vk.signOut()
+    await signInOn(vk, env, w2)
+    assert.equal(vk.takePrompt().get().open, true, 'another wallet')
   })
 
   it('§3.4 "open → a posted take → answered": post(body) writes the take on the market\'s thread (stance proved by the service); a failed post throws and stays open', async (t) => {
@@ -188,9 +232,13 @@ describe('take prompt (§3.4)', () => {
     const w = env.h.wallet()
     vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 })
     const p = vk.takePrompt()
-    await assert.rejects(p.get().post('because'), (e: unknown) => e instanceof VenuekitError && e.code === 'unauthenticated')
-    assert.equal(p.get().open, true, 'still open after a failure')
+    // Signed out the buyer's prompt is kept, not shown, and cannot be answered.
+    assert.equal(p.get().open, false)
+    await assert.rejects(p.get().post('because'), (e: unknown) => e instanceof VenuekitError && e.code === 'no-prompt')
     await signInOn(vk, env, w)
+    assert.equal(p.get().open, true, 'the buyer sees it')
+    await assert.rejects(p.get().post('x'.repeat(LIMITS.bodyMaxChars + 1)))
+    assert.equal(p.get().open, true, 'still open after a failure')
     await env.h.setPosition(w.wallet, m.id, 1, '5000')
     const thread = vk.comments('event', m.id)
     const off = mount(thread)
@@ -200,5 +248,32 @@ describe('take prompt (§3.4)', () => {
     await until(thread, (v) => v.posts.some((x) => x.id === post.id))
     assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 }), false, 'answered')
     off()
+  })
+
+  it('§3.4 "asks once per wallet, market and side": the prompt belongs to the buying wallet; signed out or as another wallet it is hidden and cannot be answered; the buyer signing back in is asked again', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const buyer = await signInOn(vk, env)
+    const p = vk.takePrompt()
+    const off = mount(p)
+    t.after(off)
+    assert.equal(vk.buySettled({ wallet: buyer.address, marketId: m.id, side: 0 }), true)
+    const stale = p.get()
+    assert.equal(stale.open, true)
+    await vk.signOut()
+    assert.equal(p.get().open, false, 'signed out: hidden')
+    const other = await signInOn(vk, env)
+    await env.h.setPosition(other.wallet, m.id, 1, '5000')
+    assert.equal(p.get().open, false, 'another wallet: hidden')
+    // The buyer's prompt, from a value read before the switch, answers nothing for the other wallet.
+    stale.skip()
+    await assert.rejects(stale.post('not my question'), (e: unknown) => e instanceof VenuekitError && e.code === 'no-prompt')
+    await assert.rejects(p.get().post('not my question'), (e: unknown) => e instanceof VenuekitError && e.code === 'no-prompt')
+    assert.equal((await vk.client.posts('event', m.id)).posts.length, 0, 'nothing was written by the other wallet')
+    await vk.signOut()
+    await signInOn(vk, env, buyer)
+    const v = p.get()
+    assert.deepEqual([v.open, v.wallet, v.marketId, v.side], [true, buyer.wallet, m.id, 0], 'the buyer is asked again: it was not answered')
   })
 })

@@ -136,6 +136,54 @@ describe('feed (§2.2, §4.1)', () => {
     off()
   })
 
+  it('"refresh() drops the later pages": a loadMore that answers after refresh() is not appended (a deleted post of the old page 2 never comes back under the fresh page 1)', async (t) => {
+    // Later pages are read at once but answered only when released: a slow page 2.
+    let release = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    let served = () => {}
+    const read = new Promise<void>((r) => (served = r))
+    const f = (async (input: string | URL | Request, init?: RequestInit) => {
+      const res = await fetch(input, init)
+      if (new URL(String(input)).searchParams.has('cursor')) {
+        served()
+        await held
+      }
+      return res
+    }) as typeof fetch
+    const vk = page(env, { fetch: f })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const taker = await env.h.signedIn()
+    await env.h.setPosition(taker.w.wallet, m.id, 1, '2000000')
+    const take = await taker.createPost('event', m.id, 'a take')
+    const commenter = await env.h.signedIn()
+    const comment = await commenter.createPost('event', m.id, 'a comment')
+    const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, limit: 1 })
+    const off = mount(s)
+    let v = await until(s, (v) => v.posts.length === 1 && v.hasMore)
+    assert.deepEqual(ids(v.posts), [take.id], 'page 1: the take (ranked first)')
+    // Page 2 (the comment) is read and on its way; meanwhile its author deletes it and the reader refreshes.
+    const more = v.loadMore()
+    await until(s, (v) => v.loadingMore)
+    await read
+    await commenter.deletePost(comment.id)
+    s.get().refresh()
+    v = await until(s, (v) => !v.loading && !v.refreshing && !v.loadingMore, 5000, 'page 1 read again')
+    assert.deepEqual(ids(v.posts), [take.id])
+    release()
+    await more
+    await tick(20)
+    v = s.get()
+    assert.deepEqual(ids(v.posts), [take.id], 'the page asked for before refresh() is not appended')
+    assert.equal(v.loadingMore, false)
+    assert.equal(v.error, null)
+    // Load more after the refresh reads on from the fresh page 1: the deleted comment is gone.
+    await v.loadMore()
+    v = await until(s, (v) => !v.loadingMore)
+    assert.deepEqual(ids(v.posts), [take.id])
+    off()
+  })
+
   it('forYou: items with their reason and markets; personalized only when signed in', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())

@@ -6,6 +6,7 @@ import { Composer, composerStyles } from '../shared/composer.ts'
 import { writeFailureText } from '../shared/failures.ts'
 import { warmFormatters } from '../shared/format.ts'
 import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
+import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
 import type { CommentsStrings } from '../shared/strings/index.ts'
@@ -77,6 +78,7 @@ function afterNextPaint(): Promise<void> {
  * @cssproperty --vk-color-border - Row separators.
  * @cssproperty --vk-color-accent - The "N new" bar and the Post button.
  * @cssproperty --vk-space-3 - Row padding.
+ * @cssproperty --vk-sticky-top - How far below the viewport's top the "N new" bar sticks while the thread scrolls: the height of the venue's own sticky header, if it has one (default 0).
  */
 export class VkComments extends VkElement {
   static override styles = [themeStyles, stateStyles, composerStyles, listStyles, threadStyles]
@@ -123,6 +125,8 @@ export class VkComments extends VkElement {
     return s && this.vk.value ? this.vk.value.comments(s[0], s[1], o) : null
   })
   private readonly composer = new Composer(this, (body) => this.sendPost(body))
+  /** Another reader (sign-out, sign-in): the previous one's composer failure goes (the text stays). */
+  private readonly reader = new ReaderChange(this, () => this.session.value, () => this.composer.clearFailure())
   /** Rows rendered now: `FIRST_PASS_ROWS` during a fresh list's first pass, else all. */
   private rowCap = Infinity
   /** The list on screen has had its first pass (reset when the list empties: a new subject, a new reader). */
@@ -269,7 +273,7 @@ export class VkComments extends VkElement {
     )
     return html`<section part="thread" class="thread" aria-label=${t('threadLabel')} aria-busy=${v.loading || partial ? 'true' : 'false'}>
       ${this.composerView()}
-      <div part="new-bar" class="new-bar" aria-live="polite">
+      <div part="new-bar" class="new-bar" aria-live="polite" aria-atomic="true">
         ${v.newCount > 0
           ? html`<button type="button" class="vk-button primary" @click=${this.showNew}>${this.str.t('newPostsShow', { newPosts: t('newPosts', { count: v.newCount }), show: t('showNew') })}</button>`
           : nothing}

@@ -11,10 +11,13 @@ export const threadStyles = css`
     color: var(--_vk-color-muted);
     font-size: var(--_vk-font-size-small);
   }
-  /* Takes no room in the layout: the bar floats over the list, so it never pushes rows down. */
+  /*
+   * Takes no room in the layout: the bar floats over the list, so it never pushes rows down. It sticks
+   * --vk-sticky-top below the viewport's top (a venue's sticky header: its height), plus a small gap.
+   */
   .new-bar {
     position: sticky;
-    top: var(--_vk-space-2);
+    top: calc(var(--vk-sticky-top, 0px) + var(--_vk-space-2));
     z-index: 1;
     height: 0;
     display: flex;

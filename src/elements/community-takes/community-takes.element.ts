@@ -18,8 +18,9 @@ import { communityStyles } from './community-takes.styles.ts'
 type Row = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Signal; key: string }
 
 /**
- * Pages read on their own while `includePost` / `includeSignal` leave nothing of the pages read so far
- * (a page of other venues' takes is not "no takes yet"); past them, Load more is offered.
+ * Pages read on their own while `includePost` leaves no post of the pages read so far (a page of other
+ * venues' takes is not "no takes yet"); past them, Load more is offered, or with `empty-fallback="global"`
+ * the scope counts as empty and everyone's takes show.
  */
 export const AUTO_PAGES = 5
 
@@ -29,9 +30,13 @@ export const AUTO_PAGES = 5
  * - `scope`: `global` (default), `following`, or `subject` with `subject-type` / `subject-ref`.
  * - `includePost(post)` / `includeSignal(signal)`: the venue's filters (properties, functions returning
  *   true to keep). Without them the venue shows every take on the platform. The server's order is kept.
+ * - While `includePost` keeps no post of the pages read and more pages exist, the next pages are read on
+ *   their own (up to `AUTO_PAGES` after the first, then Load more). Quiet signal rows do not stop it: they
+ *   are not takes.
  * - `empty-fallback="global"`: when a `following` or `subject` scope is empty, shows everyone's takes
- *   with a notice. Empty means read to its end with nothing kept: while the filters keep nothing and more
- *   pages exist, the next pages are read on their own (up to `AUTO_PAGES`, then Load more).
+ *   with a notice. Empty means no post kept (quiet signal rows aside) once the scope is read to its end,
+ *   or once the pages read on their own kept none: a venue whose filters keep nothing of the scope's first
+ *   `AUTO_PAGES + 1` pages gets everyone's takes, not Load more over an empty list.
  * - Scope `following` needs a session (§4.1 rule 4): signed out it is not read; the element shows
  *   everyone's takes with a sign-in notice under `empty-fallback="global"`, else a sign-in hint, and reads
  *   the following feed once the reader signs in.
@@ -101,36 +106,49 @@ export class VkCommunityTakes extends VkFeedQuery {
 
   private readonly primary = new StoreBinding(this, () => this.feedStore())
   private readonly fallback = new StoreBinding(this, () => (this.fallingBack() ? this.feedStore('global') : null))
-  /** The feed value drawn by the last render and how many rows it kept (read by `updated`). */
-  private shown: { v: FeedValue; count: number } | null = null
-  /** The pages read on their own for one feed (`load`: its loadMore); `seen` its post count then. */
-  private readonly filling = { load: null as FeedValue['loadMore'] | null, pages: 0, seen: 0, busy: false }
+  /** The feed value drawn by the last render and how many of its posts `includePost` kept (read by `updated`). */
+  private shown: { v: FeedValue; kept: number } | null = null
+  /** Per feed (by its `loadMore`): the pages read on their own, its post count then, and one on its way. */
+  private readonly fills = new WeakMap<FeedValue['loadMore'], { pages: number; seen: number; busy: boolean }>()
 
   private keep(p: Post) {
     return !this.includePost || this.includePost(p)
   }
 
-  /** The first scope is following/subject and has nothing to show: fully read, or `following` signed out. */
+  /**
+   * The first scope is following/subject and has no post to show: `following` signed out, or no post kept
+   * once read to its end or once the pages read on their own (`AUTO_PAGES`) kept none.
+   */
   private fallingBack(): boolean {
     const v = this.primary.value
     if (this.emptyFallback !== 'global' || !this.scope || this.scope === 'global' || !v) return false
     if (v.needsSession) return true
-    return !v.loading && !v.error && !v.hasMore && !v.posts.some((p) => this.keep(p))
+    if (v.loading || v.error || v.posts.some((p) => this.keep(p))) return false
+    if (!v.hasMore) return true
+    const f = this.fillOf(v)
+    return f.pages >= AUTO_PAGES && !f.busy && !v.loadingMore
+  }
+
+  /** A feed's pages read on their own; counting starts again when it was re-read from its first page. */
+  private fillOf(v: FeedValue) {
+    let f = this.fills.get(v.loadMore)
+    if (!f) this.fills.set(v.loadMore, (f = { pages: 0, seen: 0, busy: false }))
+    if (v.posts.length < f.seen) f.pages = 0
+    f.seen = v.posts.length
+    return f
   }
 
   /**
-   * While the shown feed keeps no row and has more pages, reads the next one (no "No takes yet." over
-   * pages not read yet), up to `AUTO_PAGES` pages per feed; then Load more is offered. Counting starts
-   * again when the feed is another or was re-read from its first page.
+   * While the shown feed keeps no post and has more pages, reads the next one (no "No takes yet." over
+   * pages not read yet), up to `AUTO_PAGES` pages per feed; then Load more is offered (or the fallback).
+   * Quiet signal rows are not posts: a page of them alone reads on.
    */
   private fill() {
     const shown = this.shown
     if (!shown) return
-    const { v, count } = shown
-    const f = this.filling
-    if (f.load !== v.loadMore || v.posts.length < f.seen) Object.assign(f, { load: v.loadMore, pages: 0 })
-    f.seen = v.posts.length
-    if (count || !v.hasMore || v.loading || v.loadingMore || v.error || f.busy || f.pages >= AUTO_PAGES) return
+    const { v, kept } = shown
+    const f = this.fillOf(v)
+    if (kept || !v.hasMore || v.loading || v.loadingMore || v.error || f.busy || f.pages >= AUTO_PAGES) return
     f.pages++
     f.busy = true
     // After this update (a store change during `updated` would schedule another one at once).
@@ -237,7 +255,7 @@ export class VkCommunityTakes extends VkFeedQuery {
     const t = (k: keyof CommentsStrings) => this.str.t(k)
     if (!v) return nothing
     const rows = this.rows(v)
-    this.shown = { v, count: rows.length }
+    this.shown = { v, kept: rows.filter((r) => 'post' in r).length }
     const body = pagedBody(v, rows.length, commentsPaged(this.str, 'emptyFeed'), () =>
       html`<ol part="list" class="list">
         ${repeat(

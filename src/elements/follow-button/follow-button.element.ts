@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit'
+import { busy } from '../shared/pending.ts'
 import type { SubjectType } from '../../contract/ids.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -12,7 +13,8 @@ import { styles } from './follow-button.styles.ts'
  *
  * The state is re-read on every login and logout (`refreshKey`, §2.12): while it is being read the button
  * is busy, and a click only ever acts on the state read for the current session, so a latched 'Follow'
- * never unfollows on its own. Signed out, a click asks the page to sign in.
+ * never unfollows on its own. Signed out, a click asks the page to sign in. While busy or unknown the
+ * button is aria-disabled but keeps focus, so a keyboard user can press it again once the follow is done.
  *
  * @event vk-follow-change - Following changed; `detail` names the subject and the new state.
  * @event vk-sign-in - A signed-out reader pressed the button (spec `onSignIn`).
@@ -84,16 +86,16 @@ export class VkFollowButton extends VkElement {
     const signedIn = !!this.session.value
     this.shownKey = s.refreshKey
     const following = signedIn && s.following === true
-    // Signed in, the button acts only on a state read for this session: busy while it is read, and
-    // unavailable (disabled) while it is unknown after a failed read.
-    const busy = signedIn && (s.loading || s.pending || (s.following == null && !s.error))
+    // Signed in, the button acts only on a state read for this session: busy while it is read or written,
+    // and unavailable while it is unknown after a failed read. Both are aria-disabled, never `disabled`:
+    // the button keeps focus through a follow, so Space toggles again (`toggle` ignores the rest).
+    const reading = signedIn && (s.loading || s.pending || (s.following == null && !s.error))
     return html`<button
         part="button"
         type="button"
         class=${following ? 'on' : ''}
         aria-pressed=${signedIn && s.following != null ? String(following) : nothing}
-        aria-busy=${busy ? 'true' : 'false'}
-        ?disabled=${busy || (signedIn && s.following == null)}
+        ${busy(reading || (signedIn && s.following == null), reading)}
         @click=${this.toggle}
       >
         ${following ? this.str.t('following') : this.str.t('follow')}

@@ -21,7 +21,7 @@ export const styles = [
       border-color: var(--_vk-color-accent);
       color: var(--_vk-color-accent);
     }
-    button:disabled {
+    button[aria-disabled='true'] {
       cursor: progress;
       opacity: 0.7;
     }

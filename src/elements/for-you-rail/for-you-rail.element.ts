@@ -93,7 +93,7 @@ export class VkForYouRail extends VkElement {
     const t = (k: keyof CommentsStrings) => this.str.t(k)
     let body
     if (v.loading && !v.items.length) body = loadingState(t('loading'), 2)
-    else if (v.error && !v.items.length) body = errorState(t('error'), t('retry'), () => v.refresh())
+    else if (v.error && !v.items.length) body = errorState(t('forYouError'), t('retry'), () => v.refresh())
     else if (!v.items.length) body = emptyState(t('forYouEmpty'))
     else
       body = html`<ul part="list" class="list">

@@ -41,6 +41,7 @@ const FOCUS_PAGES_MAX = 10
  * @cssproperty --vk-color-highlight - Background of the focused post.
  * @cssproperty --vk-color-border - Row separators.
  * @cssproperty --vk-color-accent - The "N new" bar and the Post button.
+ * @cssproperty --vk-sticky-top - How far below the viewport's top the "N new" bar sticks while the thread scrolls: the height of the venue's own sticky header, if it has one (default 0).
  */
 export class VkMarketComments extends VkComments {
   static override properties = {

@@ -4,6 +4,7 @@ import { failureText } from '../shared/failures.ts'
 import { absoluteTime } from '../shared/format.ts'
 import { displayName } from '../shared/identity.ts'
 import { emptyState, errorState, loadingState, pagedTail } from '../shared/states.ts'
+import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { tabList } from '../shared/tabs.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -28,9 +29,12 @@ interface RowStatus {
  * @summary The moderation queue of a venue, or without `venue-id` the operator's platform-wide queue.
  *
  * Open and Actioned tabs, Load more, and the actions Keep, Hide, Ban and Unban (ban and unban act on the
- * post's author). No action is optimistic: the row shows it pending, then its result, and the queue is
- * read again. Posts the report threshold already hid are marked. A reader who cannot moderate sees
- * "you can't moderate this venue" — its own state, never an empty queue (§4.4 rule 6).
+ * post's author). Ban asks first, naming the author and the scope (this venue, or with no `venue-id` every
+ * venue); Escape or Cancel steps back. No action is optimistic: the row shows it pending, then its result,
+ * and the queue is read again. Posts the report threshold already hid are marked; an Actioned row says
+ * what was decided ('Reviewed: kept') instead of 'pending review'. Signed out it asks to sign in (one Sign
+ * in button). A signed-in reader who cannot moderate sees "you can't moderate this venue" — its own state,
+ * never an empty queue (§4.4 rule 6). Neither state shows the Open/Actioned tabs.
  * A failed action or page says why in a string of the `moderation` slice chosen by the error's code
  * (`failGeneric` when it has none); a failed later page keeps the rows above its error line and Retry.
  *
@@ -51,6 +55,9 @@ interface RowStatus {
  * @csspart actions - The action buttons of a row.
  * @csspart action - One action button.
  * @csspart row-status - A row's pending or result line.
+ * @csspart outcome - On an Actioned row, what was decided ('Reviewed: kept').
+ * @csspart confirm - A row's Ban confirmation (names the author and the scope).
+ * @csspart sign-in - Signed out: 'Sign in to moderate.' and its Sign in button.
  * @csspart status - The live line announcing each result.
  * @csspart load-more - The Load more button.
  * @csspart forbidden - The reader cannot moderate.
@@ -72,6 +79,7 @@ export class VkModerationQueue extends VkElement {
     tab: { state: true },
     status: { state: true },
     announce: { state: true },
+    confirming: { state: true },
   }
 
   /** The venue to moderate (its owner, or an operator). Absent: the platform-wide queue (operators). */
@@ -83,10 +91,17 @@ export class VkModerationQueue extends VkElement {
   declare private tab: ModState
   declare private status: Record<string, RowStatus>
   declare private announce: string
+  /** The row whose Ban is being confirmed, and for which reader (another reader never sees it). */
+  declare private confirming: { postId: string; reader: string } | null
 
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'moderation')
   private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  /** Another reader (sign-out, sign-in): the previous moderator's row outcomes ("Couldn't hide …") go. */
+  private readonly reader = new ReaderChange(this, () => this.session.value, () => {
+    this.status = {}
+    this.announce = ''
+  })
   private readonly queue = new StoreBinding(this, () =>
     this.session.value ? this.vk.value?.moderationQueue({ venueId: this.venueId || undefined, state: this.tab }) : null,
   )
@@ -101,6 +116,63 @@ export class VkModerationQueue extends VkElement {
     this.tab = 'open'
     this.status = {}
     this.announce = ''
+    this.confirming = null
+  }
+
+  private rowEl(postId: string) {
+    return [...this.renderRoot.querySelectorAll<HTMLElement>('[part="row"]')].find((r) => r.dataset.postId === postId) ?? null
+  }
+
+  private focusInRow(postId: string, selector: string) {
+    void this.updateComplete.then(() => this.rowEl(postId)?.querySelector<HTMLElement>(selector)?.focus())
+  }
+
+  /** Ban asks first (one click in the platform queue is a global ban); focus goes to Cancel. */
+  private askBan(item: ModQueueItem) {
+    this.confirming = { postId: item.post.id, reader: this.session.value?.accountId ?? '' }
+    this.focusInRow(item.post.id, '[data-confirm="cancel"]')
+  }
+
+  private cancelBan(item: ModQueueItem) {
+    this.confirming = null
+    this.focusInRow(item.post.id, 'button[data-action="ban"]')
+  }
+
+  private confirmBan(item: ModQueueItem) {
+    this.confirming = null
+    void this.act(item, 'ban')
+  }
+
+  private isConfirming(postId: string) {
+    const c = this.confirming
+    return !!c && c.postId === postId && c.reader === (this.session.value?.accountId ?? '')
+  }
+
+  private banConfirmation(item: ModQueueItem, name: string) {
+    const s = this.str
+    const q = `confirm-${item.post.id}`
+    const esc = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return
+      e.preventDefault()
+      e.stopPropagation()
+      this.cancelBan(item)
+    }
+    return html`<div part="confirm" class="confirm" role="group" aria-labelledby=${q} @keydown=${esc}>
+      <p id=${q}>${s.t(this.venueId ? 'confirmBan' : 'confirmBanPlatform', { name })}</p>
+      <div class="confirm-buttons">
+        <button type="button" class="vk-button" data-confirm="cancel" @click=${() => this.cancelBan(item)}>${s.t('cancel')}</button>
+        <button type="button" class="vk-button danger" data-confirm="ban" @click=${() => this.confirmBan(item)}>${s.t('banConfirm', { name })}</button>
+      </div>
+    </div>`
+  }
+
+  /** What an Actioned row's decision was ('Reviewed: kept'). */
+  private outcome(item: ModQueueItem) {
+    const s = this.str
+    const a = item.lastAction?.action
+    const key = a ? (`outcome${a[0].toUpperCase()}${a.slice(1)}` as keyof ModerationStrings) : null
+    const text = key && key in s.all ? s.t('reviewed', { outcome: s.t(key) }) : s.t('reviewedNoAction')
+    return html`<li part="outcome">${text}</li>`
   }
 
   private async act(item: ModQueueItem, action: Action) {
@@ -136,7 +208,9 @@ export class VkModerationQueue extends VkElement {
     const st = this.status[p.id]
     const busy = st?.phase === 'pending'
     const name = displayName(this.names.value?.profiles[p.author.toLowerCase()], p.author)
-    return html`<li part="row" id=${`vk-post-${p.id}`} aria-busy=${busy ? 'true' : 'false'}>
+    const actioned = item.state === 'actioned'
+    const confirming = this.isConfirming(p.id)
+    return html`<li part="row" id=${`vk-post-${p.id}`} data-post-id=${p.id} aria-busy=${busy ? 'true' : 'false'}>
       <div class="meta">
         <span class="author">${name}</span>
         <time datetime=${p.createdAt}>${absoluteTime(p.createdAt, s.locale)}</time>
@@ -144,29 +218,56 @@ export class VkModerationQueue extends VkElement {
       <p part="body">${p.body}</p>
       <ul part="flags" aria-label=${s.t('flags')}>
         <li>${s.t('reports', { count: item.reports })}</li>
-        ${item.thresholdHidden ? html`<li part="threshold-hidden" class="warn">${s.t('thresholdHidden')}</li>` : nothing}
+        ${actioned ? this.outcome(item) : nothing}
+        ${item.thresholdHidden
+          ? html`<li part="threshold-hidden" class="warn">${s.t(actioned ? 'thresholdHiddenReviewed' : 'thresholdHidden')}</li>`
+          : nothing}
         ${item.postState === 'removed' ? html`<li class="warn">${s.t('removed')}</li>` : nothing}
         ${item.hiddenHere && this.venueId ? html`<li class="warn">${s.t('hiddenHere')}</li>` : nothing}
-        ${item.lastAction ? html`<li>${s.t('lastAction', { action: s.t(item.lastAction.action as Action) || item.lastAction.action })}</li>` : nothing}
+        ${item.lastAction && !actioned
+          ? html`<li>${s.t('lastAction', { action: s.t(item.lastAction.action as Action) || item.lastAction.action })}</li>`
+          : nothing}
       </ul>
       ${item.reasons.length ? html`<ul class="reasons" aria-label=${s.t('reasons')}>${item.reasons.map((r) => html`<li>${r}</li>`)}</ul>` : nothing}
       <div part="actions" role="group" aria-label=${s.t('actionsFor', { name })}>
         <button type="button" part="action" class="vk-button" @click=${() => this.emit('vk-open-post', { postId: p.id, subjectType: p.subjectType, subjectRef: p.subjectRef })}>
           ${s.t('openPost')}
         </button>
-        ${ACTIONS.map(
-          (a) => html`<button type="button" part="action" class="vk-button" data-action=${a} ?disabled=${busy} @click=${() => this.act(item, a)}>${s.t(a)}</button>`,
+        ${ACTIONS.map((a) =>
+          a === 'ban'
+            ? html`<button
+                type="button"
+                part="action"
+                class="vk-button"
+                data-action="ban"
+                aria-expanded=${confirming ? 'true' : 'false'}
+                ?disabled=${busy}
+                @click=${() => (confirming ? this.cancelBan(item) : this.askBan(item))}
+              >
+                ${s.t('ban')}
+              </button>`
+            : html`<button type="button" part="action" class="vk-button" data-action=${a} ?disabled=${busy} @click=${() => this.act(item, a)}>${s.t(a)}</button>`,
         )}
       </div>
+      ${confirming && !busy ? this.banConfirmation(item, name) : nothing}
       ${this.rowStatus(st)}
     </li>`
   }
 
+  /** Another tab: the rows' result lines ('Hide: done') and an open Ban confirmation belong to the last one. */
+  private selectTab(t: ModState) {
+    if (t === this.tab) return
+    this.tab = t
+    this.status = {}
+    this.confirming = null
+  }
+
   private panel() {
     const s = this.str
+    // Signed out nobody refused anything yet: the reader is asked to sign in (forbidden is for a signed-in reader).
     if (!this.session.value)
-      return html`<div part="forbidden" role="alert">
-        <p>${s.t('forbidden')}</p>
+      return html`<div part="sign-in" class="sign-in">
+        <p>${s.t('signInToModerate')}</p>
         <button type="button" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${s.t('signIn')}</button>
       </div>`
     const q = this.queue.value
@@ -185,8 +286,16 @@ export class VkModerationQueue extends VkElement {
     const s = this.str
     return html`<section part="queue" aria-labelledby="title">
       <header part="header"><h2 id="title">${this.venueId ? s.t('queueLabel') : s.t('platformQueue')}</h2></header>
-      ${tabList(this, { tabs: TABS.map((key) => ({ key, label: s.t(key) })), selected: this.tab, label: s.t('queueLabel'), select: (t) => (this.tab = t) })}
-      <div id="panel" role="tabpanel" aria-labelledby=${`tab-${this.tab}`}>${this.panel()}</div>
+      ${this.session.value && !this.queue.value?.forbidden
+        ? html`${tabList(this, {
+              tabs: TABS.map((key) => ({ key, label: s.t(key) })),
+              selected: this.tab,
+              label: this.venueId ? s.t('queueLabel') : s.t('platformQueue'),
+              select: (t) => this.selectTab(t),
+            })}
+            <div id="panel" role="tabpanel" aria-labelledby=${`tab-${this.tab}`}>${this.panel()}</div>`
+        : // Signed out or forbidden: no queue to switch between, so no tabs.
+          html`<div id="panel">${this.panel()}</div>`}
       <p part="status" role="status" class="vk-visually-hidden">${this.announce}</p>
     </section>`
   }

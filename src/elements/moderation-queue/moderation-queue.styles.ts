@@ -71,6 +71,29 @@ export const styles = [
     [part='forbidden'] {
       color: var(--_vk-color-danger);
     }
+    [part='outcome'] {
+      color: var(--_vk-color-text);
+      font-weight: 600;
+    }
+    [part='confirm'] {
+      margin-top: var(--_vk-space-2);
+      padding: var(--_vk-space-2) var(--_vk-space-3);
+      border: 1px solid var(--_vk-color-danger);
+      border-radius: var(--_vk-radius);
+    }
+    [part='confirm'] p,
+    [part='sign-in'] p {
+      margin: 0 0 var(--_vk-space-2);
+    }
+    .confirm-buttons {
+      display: flex;
+      flex-wrap: wrap;
+      gap: var(--_vk-space-2);
+    }
+    .vk-button.danger {
+      border-color: var(--_vk-color-danger);
+      color: var(--_vk-color-danger);
+    }
     [part='load-more'] {
       margin-top: var(--_vk-space-3);
     }

@@ -3,9 +3,8 @@ import { themeStyles } from '../shared/theme.ts'
 
 export const chipStyles = css`
   [part~='chip'] {
-    display: inline-flex;
-    align-items: baseline;
-    gap: 0;
+    /* Inline, not flex: flex items drop the spaces around the ' · ' separator ("#1 of 3·1 right"). */
+    display: inline-block;
     padding: 0 var(--_vk-space-2);
     border-radius: var(--_vk-radius-pill);
     background: var(--_vk-color-surface);

@@ -5,7 +5,9 @@ import type { FeedSort, Market, Post } from '../../contract/types.ts'
 import { Composer } from '../shared/composer.ts'
 import { failureText, writeFailureText } from '../shared/failures.ts'
 import { relativeTime } from '../shared/format.ts'
-import { emptyState, errorState, loadingState, retryPaged } from '../shared/states.ts'
+import { busy, mayMoveFocus } from '../shared/pending.ts'
+import { emptyState, errorState, loadingState, pagedTail } from '../shared/states.ts'
+import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
 import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
@@ -34,11 +36,16 @@ const onUnlessFalse = { fromAttribute: (v: string | null) => v !== 'false', toAt
  *   member, and everyone else gets the spec's refusal ('join this room to post in it',
  *   'you left this room — rejoin to post'), looked up by the service's code so it translates.
  * - Every failure line is a string of the `room` slice chosen by the error's code (`shared/failures.ts`);
- *   the service's own message is only in `vk-error`'s detail.
+ *   the service's own message is only in `vk-error`'s detail. A refusal or failure line is the reader's: a
+ *   sign-out or another sign-in drops it.
  * - The take prompt shows after a buy only when a `<vk-platform-provider>` is above the room;
  *   `take-prompt="false"` turns it off.
  * - Rows get Tail only when `onTail` is set.
  * - A private room read by an outsider is a not-found state (its existence is not confirmed).
+ * - Closing soon shows a skeleton while its markets are read and an error with Retry when that read
+ *   failed, never 'No markets closing soon.' for markets it could not read.
+ * - Join, Leave and Load more stay focusable while they run (aria-disabled); after a join or leave focus
+ *   moves to the counterpart (Leave, or Rejoin), after Load more to the first new row.
  *
  * @event vk-sign-in - A signed-out reader asked to sign in (spec `onSignIn`): the composer's button, the rail's hint, or Follow.
  * @event vk-require-sign-in - A signed-out reader pressed Agree or Reply on a row's card (`detail.action`).
@@ -133,7 +140,14 @@ export class VkRoomFeed extends VkElement {
   })
   private readonly member = new StoreBinding(this, () => (this.roomId ? this.vk.value?.roomMembership(this.roomId) : null))
   private readonly composer = new Composer(this, (body) => this.send(body))
+  /** Another reader (sign-out, sign-in): the previous one's refusal line and composer failure go. */
+  private readonly reader = new ReaderChange(this, () => this.session.value, () => {
+    this.refusal = null
+    this.composer.clearFailure()
+  })
   private shownTarget = ''
+  /** After a join or leave: the counterpart button (Leave, or Join/Rejoin) gets focus once it is drawn. */
+  private focusTo: 'join' | 'leave' | null = null
 
   constructor() {
     super()
@@ -148,6 +162,19 @@ export class VkRoomFeed extends VkElement {
       this.shownTarget = target
       this.refusal = null
     }
+  }
+
+  /**
+   * Join and Leave swap one button for the other: focus follows to the counterpart once it is drawn (the
+   * membership is read again first), when focus was on the old button or got lost with it.
+   */
+  protected override updated() {
+    const to = this.focusTo
+    if (!to) return
+    const target = this.renderRoot.querySelector<HTMLElement>(`[part~="${to}"]`)
+    if (!target && this.renderRoot.querySelector(`[part~="${to === 'leave' ? 'join' : 'leave'}"]`)) return
+    this.focusTo = null
+    if (target && mayMoveFocus(this)) target.focus()
   }
 
   /** The subject new posts are written on: the room's node, or the section's subject. */
@@ -192,7 +219,10 @@ export class VkRoomFeed extends VkElement {
     try {
       const r = await m.join()
       if (r.refused) this.refusal = { at: 'membership', text: this.str.t('joinRefused') }
-      else this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: true })
+      else {
+        this.focusTo = 'leave'
+        this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: true })
+      }
     } catch (e) {
       this.failed('membership', e)
     }
@@ -204,6 +234,8 @@ export class VkRoomFeed extends VkElement {
     this.refusal = null
     try {
       await m.leave()
+      this.focusTo = 'join'
+      this.requestUpdate()
       this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: false })
     } catch (e) {
       this.failed('membership', e)
@@ -227,7 +259,7 @@ export class VkRoomFeed extends VkElement {
       ${m?.members != null ? html`<span part="members" class="muted">${s.t('members', { count: m.members })}</span>` : nothing}
       ${followable ? html`<vk-follow-button subject-type=${node.type} subject-ref=${node.ref} .strings=${this.strings} .locale=${this.locale}></vk-follow-button>` : nothing}
       ${this.membership && signedIn && m?.member === true
-        ? html`<button type="button" part="leave" class="vk-button" ?disabled=${m.pending} aria-busy=${m.pending ? 'true' : 'false'} @click=${this.leave}>
+        ? html`<button type="button" part="leave" class="vk-button" ${busy(m.pending)} @click=${this.leave}>
             ${m.pending ? s.t('leaving') : s.t('leave')}
           </button>`
         : nothing}
@@ -244,7 +276,7 @@ export class VkRoomFeed extends VkElement {
     return html`<aside part="join-card" class="join-card" aria-labelledby="join-title">
       <h3 id="join-title">${s.t('joinTitle', { room: title })}</h3>
       <p>${m.left ? s.t('leftBody') : s.t('joinBody')}</p>
-      <button type="button" part="join" class="vk-button primary" ?disabled=${m.pending} aria-busy=${m.pending ? 'true' : 'false'} @click=${this.join}>
+      <button type="button" part="join" class="vk-button primary" ${busy(m.pending)} @click=${this.join}>
         ${m.pending ? s.t('joining') : m.left ? s.t('rejoin') : s.t('join')}
       </button>
     </aside>`
@@ -304,12 +336,7 @@ export class VkRoomFeed extends VkElement {
             },
           )}
         </ol>
-        ${v.error ? errorState(s.t('error'), s.t('retry'), () => retryPaged(v)) : nothing}
-        ${v.hasMore
-          ? html`<button type="button" part="more" class="vk-button" ?disabled=${v.loadingMore} aria-busy=${v.loadingMore ? 'true' : 'false'} @click=${() => v.loadMore()}>
-              ${v.loadingMore ? s.t('loadingMore') : s.t('loadMore')}
-            </button>`
-          : nothing}`
+        ${pagedTail(v, { error: s.t('error'), retry: s.t('retry'), loadMore: s.t('loadMore'), loadingMore: s.t('loadingMore') })}`
     return html`<section part="discussion" class="discussion" aria-labelledby="discussion-title">
       <div class="discussion-head">
         <h3 id="discussion-title">${s.t('discussion')}</h3>
@@ -319,20 +346,26 @@ export class VkRoomFeed extends VkElement {
     </section>`
   }
 
-  private closingSoon(markets: Market[]) {
+  /** The closing-soon rail: its markets, or while none are read, a skeleton, or its failure with Retry (never "none"). */
+  private closingSoon(v: { markets: Market[]; marketsLoading: boolean; marketsError: unknown; refresh(): void }) {
     const s = this.str
+    const markets = v.markets
+    let body
+    if (markets.length)
+      body = html`<ul class="markets">
+        ${markets.map(
+          (m) => html`<li>
+            <button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: m.id })}>${m.title}</button>
+            ${m.closesAt ? html`<span class="muted">${s.t('closesIn', { time: relativeTime(m.closesAt, s.locale) })}</span>` : nothing}
+          </li>`,
+        )}
+      </ul>`
+    else if (v.marketsLoading) body = loadingState(s.t('loading'), 2)
+    else if (v.marketsError) body = errorState(s.t('closingSoonError'), s.t('retry'), () => v.refresh())
+    else body = html`<p class="muted">${s.t('noClosingSoon')}</p>`
     return html`<section part="closing-soon" class="closing-soon" aria-labelledby="closing-title">
       <h3 id="closing-title">${s.t('closingSoon')}</h3>
-      ${markets.length
-        ? html`<ul class="markets">
-            ${markets.map(
-              (m) => html`<li>
-                <button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: m.id })}>${m.title}</button>
-                ${m.closesAt ? html`<span class="muted">${s.t('closesIn', { time: relativeTime(m.closesAt, s.locale) })}</span>` : nothing}
-              </li>`,
-            )}
-          </ul>`
-        : html`<p class="muted">${s.t('noClosingSoon')}</p>`}
+      ${body}
     </section>`
   }
 
@@ -350,7 +383,7 @@ export class VkRoomFeed extends VkElement {
       ${this.takePrompt && this.vk.fromProvider ? html`<vk-take-prompt .strings=${this.strings} .locale=${this.locale}></vk-take-prompt>` : nothing}
       <div class="columns">
         <div class="main">${this.composerView()} ${this.refusalLine('post')} ${this.discussion()}</div>
-        <div part="rail" class="rail">${this.closingSoon(v.markets)} ${rail}</div>
+        <div part="rail" class="rail">${this.closingSoon(v)} ${rail}</div>
       </div>
     </section>`
   }

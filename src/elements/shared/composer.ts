@@ -1,7 +1,9 @@
 /**
  * A text composer (new post, reply, edit, report reason) as a controller of the element that shows it:
  * a labelled textarea and a submit button in a `<form>`, the text kept across renders, busy while
- * sending, a failure sentence (role=alert) when the send throws. Ctrl/Cmd+Enter submits.
+ * sending, a failure sentence (role=alert) when the send throws. Ctrl/Cmd+Enter submits; in a form with
+ * `onCancel` (a reply, an edit, a report), Escape cancels like its Cancel button. The submit button stays
+ * focusable while sending (`busy`), so focus is not dropped to the page's body.
  * `send` returning `false` means "not sent, keep the text, no failure" (e.g. sign-in required).
  * A send that throws keeps the text, shows `failed` (a sentence, or one chosen for the error: see
  * `shared/failures.ts`) and fires `vk-error` from the host with the error, like every element's failure.
@@ -9,6 +11,7 @@
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit'
 import { live } from 'lit/directives/live.js'
 import { LIMITS } from '../../contract/limits.ts'
+import { busy } from './pending.ts'
 import type { VkElement } from './vk-element.ts'
 
 export interface ComposerText {
@@ -40,6 +43,14 @@ export class Composer implements ReactiveController {
 
   hostConnected() {}
 
+  /** Forgets the last failure and keeps the text (e.g. when the reader changes: `ReaderChange`). */
+  clearFailure() {
+    if (!this.failed) return
+    this.failed = false
+    this.error = null
+    this.host.requestUpdate()
+  }
+
   reset(value = '') {
     this.value = value
     this.failed = false
@@ -51,7 +62,9 @@ export class Composer implements ReactiveController {
     e.preventDefault()
     const body = this.value.trim()
     const area = (e.target as HTMLElement).closest('form')?.querySelector('textarea')
-    if (!body || this.pending) return area?.focus()
+    // While sending, another submit (the button stays focusable, Ctrl+Enter) does nothing and leaves focus be.
+    if (this.pending) return
+    if (!body) return area?.focus()
     this.pending = true
     this.failed = false
     this.error = null
@@ -68,8 +81,22 @@ export class Composer implements ReactiveController {
     }
   }
 
+  /** Cancel: the text is dropped and the form's owner closes it (`onCancel`). */
+  private readonly cancel = () => {
+    this.reset()
+    this.onCancel?.()
+  }
+
+  /** Escape is Cancel in a form that can be cancelled (not while its send is in flight). */
+  private readonly escape = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !this.onCancel || this.pending || e.defaultPrevented) return
+    e.preventDefault()
+    e.stopPropagation()
+    this.cancel()
+  }
+
   render(text: ComposerText, o: { id: string; part?: string; rows?: number; autofocus?: boolean }) {
-    return html`<form part=${o.part ?? 'composer'} class="vk-composer" @submit=${this.submit}>
+    return html`<form part=${o.part ?? 'composer'} class="vk-composer" @submit=${this.submit} @keydown=${this.escape}>
       <label class="vk-visually-hidden" for=${o.id}>${text.label}</label>
       <textarea
         id=${o.id}
@@ -89,9 +116,9 @@ export class Composer implements ReactiveController {
           ? html`<span part="failure" class="vk-composer-failed" role="alert">${typeof text.failed === 'function' ? text.failed(this.error) : text.failed}</span>`
           : nothing}
         ${text.cancel
-          ? html`<button type="button" class="vk-button" part="cancel" @click=${() => (this.reset(), this.onCancel?.())}>${text.cancel}</button>`
+          ? html`<button type="button" class="vk-button" part="cancel" @click=${this.cancel}>${text.cancel}</button>`
           : nothing}
-        <button type="submit" class="vk-button primary" part="submit" ?disabled=${this.pending} aria-busy=${this.pending ? 'true' : 'false'}>
+        <button type="submit" class="vk-button primary" part="submit" ${busy(this.pending)}>
           ${this.pending ? text.busy : text.submit}
         </button>
       </div>

@@ -4,6 +4,7 @@
  * `error`, `retry`. Add `stateStyles` to the element's styles.
  */
 import { css, html, nothing } from 'lit'
+import { busy, loadMoreAndFocus } from './pending.ts'
 import type { StringsController } from './strings-controller.ts'
 
 /** A skeleton of `rows` grey bars, announced as busy with `label` (e.g. 'Loading…'). */
@@ -66,12 +67,13 @@ export function pagedBody(v: PagedValue, count: number, s: PagedStrings, list: (
 
 /**
  * Under a list with rows: a failure line with Retry (`retryPaged`), then Load more while there is more
- * (`part`: the element's name for the button, `more` by default).
+ * (`part`: the element's name for the button, `more` by default). Load more stays focusable while the
+ * page loads (`busy`), then focus moves to the first newly loaded row (`loadMoreAndFocus`).
  */
 export function pagedTail(v: PagedValue, s: Omit<PagedStrings, 'loading' | 'empty'>, part = 'more') {
   return html`${v.error ? errorState(s.error, s.retry, () => retryPaged(v)) : nothing}
     ${v.hasMore
-      ? html`<button type="button" part=${part} class="vk-button more" ?disabled=${!!v.loadingMore} aria-busy=${v.loadingMore ? 'true' : 'false'} @click=${() => v.loadMore()}>
+      ? html`<button type="button" part=${part} class="vk-button more" ${busy(!!v.loadingMore)} @click=${(e: Event) => loadMoreAndFocus(e.currentTarget as HTMLElement, v)}>
           ${v.loadingMore ? s.loadingMore : s.loadMore}
         </button>`
       : nothing}`
@@ -142,7 +144,8 @@ export const stateStyles = css`
   .vk-button:hover {
     background: var(--_vk-color-surface);
   }
-  .vk-button[disabled] {
+  .vk-button[disabled],
+  .vk-button[aria-disabled='true'] {
     opacity: 0.6;
     cursor: default;
   }

@@ -8,7 +8,8 @@
  * Type: --vk-font-family, --vk-font-size, --vk-font-size-small, --vk-line-height
  * Spacing: --vk-space-1 … --vk-space-4
  * Radius: --vk-radius, --vk-radius-pill
- * Layout (element-specific, with defaults where used): --vk-room-rail-width (room feed side column, 280px)
+ * Layout (element-specific, with defaults where used): --vk-room-rail-width (room feed side column, 280px),
+ *   --vk-sticky-top (the height of a venue's sticky header, which the thread's "N new" bar sticks below, 0)
  */
 import { css, unsafeCSS } from 'lit'
 

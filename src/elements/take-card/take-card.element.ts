@@ -3,8 +3,10 @@ import type { OutcomeLabel, Post } from '../../contract/types.ts'
 import { formatAmount, sideLabel, takeReceipt } from '../../core/index.ts'
 import { Composer } from '../shared/composer.ts'
 import { failureText, writeFailureText } from '../shared/failures.ts'
+import { mayMoveFocus } from '../shared/pending.ts'
 import { absoluteTime, formatBps, relativeTime } from '../shared/format.ts'
 import { displayName, isSessionsPost, isViewersPost, safeAvatarUrl } from '../shared/identity.ts'
+import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
 import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
@@ -23,16 +25,25 @@ let seq = 0
  * - The receipt shows once the market settled: right (with the odds beaten), wrong, void; a CLOB take
  *   past its close reads as awaiting settlement, never as a confident "still open" (§3.2).
  * - Agree is optimistic and rolls back when the write fails. Signed out, Agree, Reply and the composer
- *   ask the page to sign in (`vk-require-sign-in`) instead.
+ *   ask the page to sign in (`vk-require-sign-in`) instead. On the signed-in account's own post (any of its
+ *   wallets) Agree is not offered, as the service refuses it: its agrees show as a count.
  * - Edit and Delete only when `viewer` is set and the post is the viewer's own (§4.4.4).
  * - Report only on another's post, signed in, with moderation on.
  * - Tail only when the page's venuekit has a checkout adapter or `onTail` is set, on a take about a market.
  * - Name and avatar come from the batched profiles store; a rank is shown only with its population
  *   (`<vk-record-chip>`, when the post carries `record`).
  * - `read-only` leaves every write control out of the DOM.
+ * - Keyboard: Escape cancels an open reply, edit or report form and the delete confirmation; closing one
+ *   (Cancel, Escape, or a finished send) puts focus back on the control that opened it. A report sent puts
+ *   focus on 'Reported. Thanks.'; a post deleted, on the next post's row in a list (else the previous one's),
+ *   or on the line saying it is deleted. Send buttons stay focusable while sending (aria-disabled).
  * - A failed reply, edit or report keeps its text and says why in a string of the `comments` slice chosen
  *   by the error's code: a reply into a room the reader left reads 'you left this room — rejoin to post',
  *   a non-member's 'join this room to post in it' (§7). The service's own message is only in `vk-error`.
+ *   A failed Agree or Delete is looked up the same way ('It isn't there anymore.' for a post gone meanwhile),
+ *   else 'Couldn't save your agree.' / 'Couldn't delete. Try again.'.
+ * - A sign-out or another sign-in closes an open edit, report or reply form and drops the failure lines:
+ *   what one reader did is never shown to the next.
  *
  * @event vk-require-sign-in - A signed-out reader pressed Agree or Reply (`detail.action`).
  * @event vk-tail - Tail was pressed. Call `preventDefault()` to stop the default (opening checkout through the adapter).
@@ -51,7 +62,7 @@ let seq = 0
  * @csspart receipt - The receipt chip.
  * @csspart body - The post text.
  * @csspart actions - The row of action buttons.
- * @csspart agree - The Agree button (or count, read-only).
+ * @csspart agree - The Agree button (or its count: read-only, or on the reader's own post).
  * @csspart reply - The Reply button.
  * @csspart tail - The Tail button.
  * @csspart edit - The Edit button.
@@ -62,7 +73,7 @@ let seq = 0
  * @csspart submit - A form's send button (Reply, Save, Send report).
  * @csspart cancel - A form's Cancel button.
  * @csspart failure - A form's failure line.
- * @csspart notice - Status lines (hidden notice, reported, failures).
+ * @csspart notice - Status lines (hidden notice, reported, deleted, failures).
  *
  * @cssproperty --vk-color-yes - Stance chip of the first outcome, right receipts.
  * @cssproperty --vk-color-no - Stance chip of other outcomes, wrong receipts.
@@ -125,13 +136,16 @@ export class VkTakeCard extends VkElement {
   declare private replying: boolean
   /** Agree state shown while a write is in flight, before the post catches up. */
   declare private agreeShown: { agreed: boolean; agrees: number } | null
-  declare private failure: keyof CommentsStrings | null
+  /** A failed agree or delete: its error (its sentence is looked up by code when shown) and the fallback sentence. */
+  declare private failure: { key: keyof CommentsStrings; error: unknown } | null
   declare private gone: boolean
 
   private readonly uid = `c${++seq}`
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'comments')
   private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  /** Another reader (sign-out, sign-in): the previous one's failures and open forms go (see `forgetReader`). */
+  private readonly reader = new ReaderChange(this, () => this.session.value, () => this.forgetReader())
   /** Tail through the page's checkout adapter (a market that is tradeable now). */
   private readonly tailing = new StoreBinding(this, () => (this.onTail || !this.checkoutTail ? null : this.vk.value?.tail()))
   private readonly profile = new StoreBinding(this, () => (this.post ? this.vk.value?.profile(this.post.author) : null))
@@ -139,9 +153,9 @@ export class VkTakeCard extends VkElement {
     const p = this.post
     return p?.subjectType === 'event' && (p.stance || (this.showMarket && !this.marketTitle)) ? this.vk.value?.market(p.subjectRef) : null
   })
-  private readonly replyForm = new Composer(this, (body) => this.sendReply(body), () => (this.replying = false))
-  private readonly editForm = new Composer(this, (body) => this.sendEdit(body), () => (this.mode = 'view'))
-  private readonly reportForm = new Composer(this, (body) => this.sendReport(body), () => (this.mode = 'view'), 500)
+  private readonly replyForm = new Composer(this, (body) => this.sendReply(body), () => this.close('reply'))
+  private readonly editForm = new Composer(this, (body) => this.sendEdit(body), () => this.close('edit'))
+  private readonly reportForm = new Composer(this, (body) => this.sendReport(body), () => this.close('report'), 500)
 
   constructor() {
     super()
@@ -179,15 +193,23 @@ export class VkTakeCard extends VkElement {
     return false
   }
 
+  /** The previous reader's failure lines, their open edit or report form and 'Reported. Thanks.' are not the next one's. */
+  private forgetReader() {
+    this.mode = 'view'
+    this.replying = false
+    this.failure = null
+    for (const form of [this.replyForm, this.editForm, this.reportForm]) form.clearFailure()
+  }
+
   private fail(key: keyof CommentsStrings, error: unknown) {
-    this.failure = key
+    this.failure = { key, error }
     this.emit('vk-error', { error })
   }
 
   private async agree() {
     const p = this.post
     const actions = this.actions
-    if (!p || !actions || !this.signedIn('agree')) return
+    if (!p || !actions || !this.signedIn('agree') || isSessionsPost(p.author, this.session.value)) return
     const now = this.agreeShown ?? { agreed: !!p.agreed, agrees: p.agrees }
     const active = !now.agreed
     this.failure = null
@@ -214,7 +236,7 @@ export class VkTakeCard extends VkElement {
     if (!p || !actions || !this.signedIn('reply')) return false
     // One level of replies: a reply to a reply joins its parent's thread. It lands in the market's thread.
     const post = await actions.create(p.subjectType, p.subjectRef, body, { parentId: p.parentId ?? p.id })
-    this.replying = false
+    this.close('reply')
     if (post) this.emit('vk-post-created', { post })
   }
 
@@ -222,7 +244,7 @@ export class VkTakeCard extends VkElement {
     const p = this.post
     if (!p || !this.actions) return false
     const edited = await this.actions.edit(p.id, body)
-    this.mode = 'view'
+    this.close('edit')
     if (edited && typeof edited === 'object' && 'body' in edited) this.post = { ...p, ...(edited as Post) }
   }
 
@@ -232,7 +254,11 @@ export class VkTakeCard extends VkElement {
     this.failure = null
     try {
       await this.actions.remove(p.id)
+      const refocus = mayMoveFocus(this)
+      const next = this.neighbour()
       this.gone = true
+      // Focus was on the confirmation, now gone: the next post (or the line saying this one is deleted).
+      if (refocus) this.updateComplete.then(() => (next ?? this.renderRoot.querySelector<HTMLElement>(`#${this.uid}-deleted`))?.focus())
     } catch (error) {
       this.fail('deleteFailed', error)
     }
@@ -243,6 +269,41 @@ export class VkTakeCard extends VkElement {
     if (!p || !this.actions) return false
     await this.actions.report(p.id, reason)
     this.mode = 'reported'
+    this.focusAfterUpdate(`#${this.uid}-reported`)
+  }
+
+  /**
+   * Closes the open reply, edit or report form or the delete confirmation (Cancel, Escape, or a finished
+   * send) and puts focus back on the control that opened it, when focus was on the form.
+   */
+  private close(opener: 'reply' | 'edit' | 'delete' | 'report') {
+    if (opener === 'reply') this.replying = false
+    else this.mode = 'view'
+    this.focusAfterUpdate(`[part~="${opener}"]`)
+  }
+
+  /** After this update, focuses `selector` in the card if focus was in the card (or lost) and still is. */
+  private focusAfterUpdate(selector: string) {
+    if (!mayMoveFocus(this)) return
+    this.updateComplete.then(() => mayMoveFocus(this) && this.renderRoot.querySelector<HTMLElement>(selector)?.focus())
+  }
+
+  /**
+   * In a list (the card in an `<li>` row), where focus goes when this post is deleted: the next post's row,
+   * else the previous one's, else the row of the post this replied to (made focusable with tabindex -1).
+   */
+  private neighbour(): HTMLElement | null {
+    const row = this.closest('li')
+    if (!row) return null
+    const post = (from: Element, next: boolean) => {
+      let n: Element | null = from
+      do n = next ? n.nextElementSibling : n.previousElementSibling
+      while (n && !n.querySelector('vk-take-card'))
+      return n
+    }
+    const target = (post(row, true) ?? post(row, false) ?? row.parentElement?.closest('li') ?? null) as HTMLElement | null
+    if (target && !target.hasAttribute('tabindex')) target.tabIndex = -1
+    return target
   }
 
   private tail() {
@@ -324,11 +385,18 @@ export class VkTakeCard extends VkElement {
         ${tailable ? this.tailButton(p) : nothing}
       </div>`
     }
-    const reportable = !!session && !!this.vk.value?.moderation && !mine && !isSessionsPost(p.author, session) && this.mode !== 'reported'
+    // The signed-in account wrote it (any of its wallets): the service refuses agreeing with (and reporting)
+    // one's own post, so neither is offered; its agrees show as a count.
+    const own = isSessionsPost(p.author, session)
+    const reportable = !!session && !!this.vk.value?.moderation && !mine && !own && this.mode !== 'reported'
     return html`<div part="actions" class="actions">
-      <button type="button" part="agree" class="action" aria-pressed=${agree.agreed ? 'true' : 'false'} @click=${this.agree}>
-        ${t('agreeCount', { count: agree.agrees })}
-      </button>
+      ${own
+        ? agree.agrees
+          ? html`<span part="agree" class="count">${t('agreeCount', { count: agree.agrees })}</span>`
+          : nothing
+        : html`<button type="button" part="agree" class="action" aria-pressed=${agree.agreed ? 'true' : 'false'} @click=${this.agree}>
+            ${t('agreeCount', { count: agree.agrees })}
+          </button>`}
       ${p.parentId
         ? nothing
         : html`<button type="button" part="reply" class="action" aria-expanded=${this.replying ? 'true' : 'false'} @click=${this.openReply}>
@@ -360,9 +428,15 @@ export class VkTakeCard extends VkElement {
           { id: `${this.uid}-edit`, rows: 3 },
         )
       case 'delete':
-        return html`<div part="composer" class="confirm" role="group" aria-labelledby="${this.uid}-confirm">
+        return html`<div
+          part="composer"
+          class="confirm"
+          role="group"
+          aria-labelledby="${this.uid}-confirm"
+          @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), e.stopPropagation(), this.close('delete'))}
+        >
           <span id="${this.uid}-confirm">${t('confirmDelete')}</span>
-          <button type="button" class="vk-button" id="${this.uid}-delete" @click=${() => this.setMode('view')}>${t('cancel')}</button>
+          <button type="button" class="vk-button" id="${this.uid}-delete" @click=${() => this.close('delete')}>${t('cancel')}</button>
           <button type="button" class="vk-button danger" @click=${this.deletePost}>${t('delete')}</button>
         </div>`
       case 'report':
@@ -371,7 +445,7 @@ export class VkTakeCard extends VkElement {
           { id: `${this.uid}-report`, rows: 2 },
         )
       case 'reported':
-        return html`<p part="notice" role="status">${t('reported')}</p>`
+        return html`<p part="notice" id="${this.uid}-reported" role="status" tabindex="-1">${t('reported')}</p>`
       default:
         return nothing
     }
@@ -379,7 +453,8 @@ export class VkTakeCard extends VkElement {
 
   override render() {
     const p = this.post
-    if (!p || this.gone) return nothing
+    if (!p) return nothing
+    if (this.gone) return html`<p part="notice" id="${this.uid}-deleted" role="status" tabindex="-1">${this.str.t('deleted')}</p>`
     const name = displayName(this.profile.value?.profile, p.author)
     const title = this.marketTitle ?? this.market.value?.market?.title
     const locale = this.str.locale
@@ -403,7 +478,7 @@ export class VkTakeCard extends VkElement {
         : nothing}
       ${this.mode === 'edit' && !this.readOnly ? nothing : html`<p part="body" class="body">${p.body}</p>`}
       ${this.actionsRow(p)}
-      ${this.failure ? html`<p part="notice" class="failure" role="alert">${this.str.t(this.failure)}</p>` : nothing}
+      ${this.failure ? html`<p part="notice" class="failure" role="alert">${failureText(this.str, this.failure.error, this.failure.key)}</p>` : nothing}
       ${this.modeContent()}
       ${this.replying && !this.readOnly
         ? this.replyForm.render(

@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit'
+import type { TakePromptValue } from '../../stores/index.ts'
 import { failureText } from '../shared/failures.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -11,11 +12,17 @@ import { styles } from './take-prompt.styles.ts'
  * @summary Asks for a reason after a side is taken in the venue's checkout drawer (§3.4).
  *
  * It opens after a settled buy (`vk.buySettled(…)`) when this wallet has not answered for that market and
- * side; a silent one-tap send never opens it. Skip is always one tap. Posting the reason writes a take whose
- * stance the server proves. An answer is remembered across reloads; a reload without an answer asks again;
- * a buy of the other side or of another market asks again. Like every element it reads the nearest
- * `<vk-platform-provider>`'s context, else the page's registered one (`<vk-room-feed>` draws its own prompt
- * only under a provider, §4.4 rule 5).
+ * side; a silent one-tap send never opens it. Skip is always one tap, and Escape inside the prompt is Skip
+ * (§1.10). Posting the reason writes a take whose stance the server proves. An answer is remembered across
+ * reloads; a reload without an answer asks again; a buy of the other side or of another market asks again.
+ * The prompt belongs to the wallet that bought: it shows only while that wallet's account is signed in;
+ * signed out or as another wallet it is hidden (not answered) and comes back when the buyer signs in again.
+ * It always names the market it asks about (`promptMarket`), wherever it is drawn: without `market-id` it
+ * is the page's prompt for any market; with `market-id` (a market page) it shows only that market's prompt
+ * and leaves the others pending. When it opens after a buy it is announced through a polite status line;
+ * focus is not moved (the buyer is not pulled into an optional form).
+ * Like every element it reads the nearest `<vk-platform-provider>`'s context, else the page's registered
+ * one (`<vk-room-feed>` draws its own prompt only under a provider, §4.4 rule 5).
  * A failed post keeps the prompt open with the reason, and says why in a string of the `room` slice
  * chosen by the error's code (`promptFailed` when it has none); the service's message is only in `vk-error`.
  *
@@ -25,6 +32,8 @@ import { styles } from './take-prompt.styles.ts'
  *
  * @csspart prompt - The prompt.
  * @csspart title - 'Why {side}?'.
+ * @csspart market - The market it asks about ('About: {market}').
+ * @csspart status - The visually hidden live line that announces the prompt when a buy opens it.
  * @csspart composer - The reason form.
  * @csspart input - The reason field.
  * @csspart post - The Post take button.
@@ -38,6 +47,7 @@ import { styles } from './take-prompt.styles.ts'
 export class VkTakePrompt extends VkElement {
   static override styles = styles
   static override properties = {
+    marketId: { attribute: 'market-id' },
     outcomeLabel: { attribute: 'outcome-label' },
     strings: { attribute: false },
     locale: {},
@@ -45,7 +55,15 @@ export class VkTakePrompt extends VkElement {
     failure: { state: true },
   }
 
-  /** The side's label as the venue shows it ('Yes', 'Above'); defaults to the market's label for the side. */
+  /**
+   * Only this market's prompt is shown here (a market page); a prompt about another market stays pending.
+   * Without it, the prompt of any market shows (it always names its market).
+   */
+  declare marketId: string | undefined
+  /**
+   * The side's label as the venue shows it ('Yes', 'Above'). Used only with `market-id` (it names a side of
+   * that market); otherwise the side is the bought market's `displayLabel ?? label`.
+   */
   declare outcomeLabel: string | undefined
   /** Overrides of the `room` strings slice. */
   declare strings: Partial<RoomStrings> | null | undefined
@@ -58,8 +76,19 @@ export class VkTakePrompt extends VkElement {
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'room')
   private readonly prompt = new StoreBinding(this, () => this.vk.value?.takePrompt())
-  /** The market and side the field's text belongs to. */
+  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  /** The wallet, market and side the field's text belongs to. */
   private askedFor = ''
+  /** The reader (account) of the last update: a prompt that appears on a sign-in is not announced as new. */
+  private lastReader: string | null = null
+  /** The question waiting to be announced (opened after a buy), and since when. */
+  private announceFor = ''
+  private announceSince = 0
+  private announceTimer: ReturnType<typeof setTimeout> | undefined
+  /** The polite status line's text. */
+  private announce = ''
+  /** The control focus came from when it entered the prompt (focus goes back there after an answer). */
+  private returnTo: HTMLElement | null = null
 
   constructor() {
     super()
@@ -67,9 +96,24 @@ export class VkTakePrompt extends VkElement {
     this.failure = null
   }
 
-  protected override willUpdate(_changed: PropertyValues<this>) {
+  /** The prompt shown here: open for the signed-in buyer, and about this element's market when it has one. */
+  private shown(): TakePromptValue | null {
     const p = this.prompt.value
-    const asked = p?.open ? `${p.marketId}:${p.side}` : ''
+    if (!p?.open) return null
+    if (this.marketId && this.marketId.toLowerCase() !== p.marketId) return null
+    return p
+  }
+
+  private question(p: TakePromptValue): string {
+    const side = (this.marketId && this.outcomeLabel) || p.outcomeLabel
+    return side ? this.str.t('promptTitle', { side }) : this.str.t('promptTitleAnySide')
+  }
+
+  protected override willUpdate(_changed: PropertyValues<this>) {
+    const p = this.shown()
+    const asked = p ? `${p.wallet}:${p.marketId}:${p.side}` : ''
+    const s = this.session.value
+    const reader = s ? s.accountId : null
     if (asked !== this.askedFor) {
       // A new question: a fresh field and no old failure.
       this.askedFor = asked
@@ -77,28 +121,78 @@ export class VkTakePrompt extends VkElement {
       this.posting = false
       const field = this.renderRoot?.querySelector?.('textarea')
       if (field) field.value = ''
+      // Announced when it opens while the same reader is here (after their buy); not on the first paint
+      // (a reload asks again in place) nor when it comes back on a sign-in.
+      this.announce = ''
+      this.announceFor = asked && this.hasUpdated && reader === this.lastReader ? asked : ''
+      this.announceSince = Date.now()
+    }
+    this.lastReader = reader
+    if (p && this.announceFor === asked) {
+      // Once the market's title is known (or after a short wait without it), so the line is said once.
+      const waited = Date.now() - this.announceSince >= 1500
+      if (p.marketTitle || waited) {
+        const question = this.question(p)
+        this.announce = p.marketTitle ? this.str.t('promptAnnounce', { question, market: p.marketTitle }) : this.str.t('promptAnnounceNoMarket', { question })
+        this.announceFor = ''
+      } else if (!this.announceTimer) {
+        this.announceTimer = setTimeout(() => {
+          this.announceTimer = undefined
+          this.requestUpdate()
+        }, 1600)
+      }
     }
   }
 
+  override disconnectedCallback() {
+    super.disconnectedCallback()
+    clearTimeout(this.announceTimer)
+    this.announceTimer = undefined
+  }
+
+  /** After an answer, focus that was inside the prompt goes back to where it came from (not to the page's body). */
+  private restoreFocus(inside = !!(this.renderRoot as ShadowRoot).activeElement) {
+    const to = this.returnTo
+    this.returnTo = null
+    if (inside && to?.isConnected) this.updateComplete.then(() => to.focus())
+  }
+
+  private onFocusIn(e: FocusEvent) {
+    const from = e.relatedTarget
+    if (from instanceof HTMLElement && from !== this && !this.renderRoot.contains(from)) this.returnTo = from
+  }
+
+  private onKeydown(e: KeyboardEvent) {
+    // Escape is Skip (§1.10: skipping is always possible): it answers the prompt like the Skip button.
+    if (e.key !== 'Escape' || e.isComposing) return
+    e.preventDefault()
+    e.stopPropagation()
+    this.skip()
+  }
+
   private skip() {
-    const p = this.prompt.value
-    if (!p?.open) return
+    const p = this.shown()
+    if (!p) return
     const { marketId, side } = p
+    this.restoreFocus()
     p.skip()
     this.emit('vk-take-prompt-answered', { marketId: marketId!, side: side!, answer: 'skipped' })
   }
 
   private async post(e: Event) {
     e.preventDefault()
-    const p = this.prompt.value
+    const p = this.shown()
     const field = this.renderRoot.querySelector('textarea')
     const body = field?.value.trim() ?? ''
-    if (!p?.open || !body || this.posting) return
+    if (!p || !body || this.posting) return
     const { marketId, side } = p
+    // Whether focus is in the prompt, read before the form is disabled while posting (which drops it).
+    const inside = !!(this.renderRoot as ShadowRoot).activeElement
     this.posting = true
     this.failure = null
     try {
       const post = await p.post(body)
+      this.restoreFocus(inside)
       if (post) this.emit('vk-post-created', { post })
       this.emit('vk-take-prompt-answered', { marketId: marketId!, side: side!, answer: 'posted' })
     } catch (error) {
@@ -110,12 +204,14 @@ export class VkTakePrompt extends VkElement {
   }
 
   override render() {
-    const p = this.prompt.value
-    if (!p?.open) return nothing
+    // The live line is always in the DOM, so the text put in it when a buy opens the prompt is announced.
+    const status = html`<p part="status" role="status" class="vk-visually-hidden">${this.announce}</p>`
+    const p = this.shown()
+    if (!p) return status
     const s = this.str
-    const side = this.outcomeLabel || p.outcomeLabel
-    return html`<section part="prompt" aria-labelledby="title">
-      <h2 part="title" id="title">${side ? s.t('promptTitle', { side }) : s.t('promptTitleAnySide')}</h2>
+    return html`${status}<section part="prompt" aria-labelledby=${p.marketTitle ? 'title market' : 'title'} @keydown=${this.onKeydown} @focusin=${this.onFocusIn}>
+      <h2 part="title" id="title">${this.question(p)}</h2>
+      ${p.marketTitle ? html`<p part="market" id="market" class="market">${s.t('promptMarket', { market: p.marketTitle })}</p>` : nothing}
       <p id="hint">${s.t('promptBody')}</p>
       <form part="composer" @submit=${this.post}>
         <label for="reason" class="vk-visually-hidden">${s.t('promptPlaceholder')}</label>

@@ -21,6 +21,13 @@ export const styles = [
       color: var(--_vk-color-muted);
       font-size: var(--_vk-font-size-small);
     }
+    [part='market'] {
+      margin: var(--_vk-space-1) 0 0;
+      color: inherit;
+      font-size: var(--_vk-font-size-small);
+      font-weight: 600;
+      overflow-wrap: anywhere;
+    }
     textarea {
       width: 100%;
       resize: vertical;

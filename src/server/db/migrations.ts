@@ -449,6 +449,137 @@ const m009 = `
 alter table reports add column settled_at timestamptz;
 `
 
+/** Whether a post is shown to readers other than its author, by its own columns: not deleted, state visible. */
+const SHOWN = (row: 'old' | 'new') => `(${row}.deleted_at is null and ${row}.state = 'visible')`
+
+/**
+ * Replies follow their parent (§2.6 "Counts ... include visible posts", §3.1): a reply exists only folded
+ * under its parent, so once the parent is deleted, hidden by reports or removed, the reply is a visible post
+ * for nobody but its author. Migration 004's counters looked only at each post's own columns, so such
+ * replies still counted.
+ *
+ * - `posts.parent_shown`: whether the reply's parent is shown (not deleted, state visible); true on a
+ *   top-level post. It makes the rule row-local, so the deferred per-row counter trigger stays right
+ *   whatever one transaction changes (a trigger that read the parent at commit would pair end-of-transaction
+ *   state with per-event OLD/NEW rows). Kept in step by triggers: a top-level post's change of shown state
+ *   sets it on its replies in the same statement; a new reply takes it from its parent (the reply's
+ *   transaction holds the parent locked).
+ * - The counters' public rule adds `parent_shown`, and `parent_shown` joins the columns that fire them.
+ * - `posts.replies` (the card's "N replies", and the engagement in the live score) counts the replies
+ *   shown by their own columns: a reply hidden by reports or removed no longer counts, nor lifts its parent;
+ *   restored, it counts again. A trigger moves the parent's `replies` and `score` (and its node-index rows'
+ *   score) whenever a reply enters or leaves that state, whichever code changes it. The score is
+ *   core/ranking.ts `liveScore`, the same arithmetic in SQL (it is frozen here: a later change of the
+ *   formula needs its own migration).
+ *
+ * Lock order: a parent, then its replies. A change of a parent's visibility locks the parent (its update)
+ * and then its replies (the trigger); every transaction that changes a reply's visibility locks the parent
+ * first (post-access.ts `reachablePost` with `lock`, services/posts.ts deletePost), so the reply trigger's
+ * update of the parent never waits while holding the reply.
+ *
+ * The backfill runs in the migration's transaction, after the `alter table` took the table's exclusive
+ * lock, so no writer moves a post between the recount and the trigger.
+ */
+const LIVE_SCORE = (replies: string) =>
+  `log((1 + greatest(agrees, 0) + 2 * greatest(${replies}, 0))::float8) + (case when stance_side is null then 0 else 1 end)` +
+  ` + (extract(epoch from created_at) * 1000)::float8 / 1000 / 45000`
+
+const m010 = [
+  `alter table posts add column parent_shown boolean not null default true`,
+  // Backfill first: the counter trigger does not yet fire on parent_shown, so this queues no counter events
+  // (the counters are rebuilt below; an event queued now would run at commit, after the rebuild).
+  `update posts r set parent_shown = false from posts p
+    where r.parent_id = p.id and not (p.deleted_at is null and p.state = 'visible')`,
+  `create function vk_posts_parent_shown() returns trigger language plpgsql as $fn$
+  begin
+    update posts set parent_shown = ${SHOWN('new')} where parent_id = new.id and parent_shown <> ${SHOWN('new')};
+    return null;
+  end
+  $fn$`,
+  `create trigger posts_parent_shown after update of deleted_at, state on posts
+    for each row when (new.parent_id is null and ${SHOWN('old')} is distinct from ${SHOWN('new')})
+    execute function vk_posts_parent_shown()`,
+  `create function vk_posts_parent_shown_insert() returns trigger language plpgsql as $fn$
+  begin
+    new.parent_shown := coalesce((select pp.deleted_at is null and pp.state = 'visible' from posts pp where pp.id = new.parent_id), false);
+    return new;
+  end
+  $fn$`,
+  `create trigger posts_parent_shown_insert before insert on posts
+    for each row when (new.parent_id is not null) execute function vk_posts_parent_shown_insert()`,
+  `create function vk_posts_reply_count() returns trigger language plpgsql as $fn$
+  declare
+    parent text;
+    d integer;
+    s double precision;
+  begin
+    if tg_op = 'DELETE' then
+      parent := old.parent_id;
+      d := -1;
+    else
+      parent := new.parent_id;
+      d := case when ${SHOWN('new')} then 1 else -1 end;
+    end if;
+    update posts set replies = greatest(replies + d, 0), score = ${LIVE_SCORE('replies + d')}
+      where id = parent returning score into s;
+    if found then
+      update post_nodes set score = s where post_id = parent;
+    end if;
+    return null;
+  end
+  $fn$`,
+  `create trigger posts_reply_count_insert after insert on posts
+    for each row when (new.parent_id is not null and ${SHOWN('new')}) execute function vk_posts_reply_count()`,
+  `create trigger posts_reply_count_update after update of deleted_at, state on posts
+    for each row when (new.parent_id is not null and ${SHOWN('old')} is distinct from ${SHOWN('new')}) execute function vk_posts_reply_count()`,
+  `create trigger posts_reply_count_delete after delete on posts
+    for each row when (old.parent_id is not null and ${SHOWN('old')}) execute function vk_posts_reply_count()`,
+  `create or replace function vk_market_take_counts() returns trigger language plpgsql as $fn$
+  begin
+    if tg_op <> 'INSERT' and old.market_id is not null and old.deleted_at is null and old.state = 'visible' and not old.room_private and old.parent_shown then
+      update market_take_counts set n = n - 1 where market_id = old.market_id and side = coalesce(old.stance_side, -1);
+    end if;
+    if tg_op <> 'DELETE' and new.market_id is not null and new.deleted_at is null and new.state = 'visible' and not new.room_private and new.parent_shown then
+      insert into market_take_counts (market_id, side, n) values (new.market_id, coalesce(new.stance_side, -1), 1)
+      on conflict (market_id, side) do update set n = market_take_counts.n + 1;
+    end if;
+    return null;
+  end
+  $fn$`,
+  `drop trigger posts_market_take_counts on posts`,
+  `create constraint trigger posts_market_take_counts
+    after insert or delete or update of deleted_at, state, room_private, market_id, stance_side, parent_shown on posts
+    deferrable initially deferred for each row execute function vk_market_take_counts()`,
+  // Backfill the parents' reply counts and scores, then rebuild the counters under the new rule.
+  `with c as (
+      select p.id, (select count(*)::int from posts r where r.parent_id = p.id and r.deleted_at is null and r.state = 'visible') as n
+      from posts p where p.parent_id is null
+    )
+    update posts p set replies = c.n, score = ${LIVE_SCORE('c.n')}
+    from c where c.id = p.id and p.replies <> c.n`,
+  `update post_nodes pn set score = p.score from posts p where pn.post_id = p.id and pn.score <> p.score`,
+  `delete from market_take_counts`,
+  `insert into market_take_counts (market_id, side, n)
+    select market_id, coalesce(stance_side, -1), count(*)::int from posts
+    where market_id is not null and deleted_at is null and state = 'visible' and not room_private and parent_shown
+    group by 1, 2`,
+]
+
+/**
+ * A platform settlement of reports (keep, clear) marks them settled for the platform instead of deleting
+ * them (services/moderation.ts): each queue reviews on its own, so the platform's keep or clear no longer
+ * takes the reports and reasons from a venue's open item (which showed 0 reports and no reasons). The
+ * threshold counts `where platform_settled_at is null`; a venue's queue keeps reading `settled_at`.
+ * Reports filed under a venue id nobody holds (a keyless session may claim any id at sign-in, §5.4) leave
+ * that id's queue, and its queue items go: they would pass to whoever claims the id later. New reports
+ * go to a venue's queue only when the venue exists (services/posts.ts `reportPost`).
+ */
+const m011 = [
+  `alter table reports add column platform_settled_at timestamptz`,
+  `update reports set venue_id = null where venue_id is not null and not exists (select 1 from venues v where v.id = reports.venue_id)`,
+  `delete from mod_items where scope <> '*' and not exists (select 1 from venues v where v.id = mod_items.scope)`,
+]
+
 const run = (script: string): Migration => ({
   async up(db: Kysely<any>) {
     for (const stmt of statements(script)) await sql.raw(stmt).execute(db)
@@ -465,6 +596,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '007_posts_record_score': runEach(m007),
   '008_record_score_lock': runEach(m008),
   '009_report_venue_settled': run(m009),
+  '010_replies_follow_parent': runEach(m010),
+  '011_report_platform_settled': runEach(m011),
 }
 
 export const migrationProvider: MigrationProvider = {

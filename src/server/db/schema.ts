@@ -91,11 +91,17 @@ export interface Database {
     state: Generated<'visible' | 'hidden' | 'removed'>
     report_count: Generated<number>
     agrees: Generated<number>
+    /** Its replies shown by their own columns (not deleted, state visible); kept by a trigger (migration 010). */
     replies: Generated<number>
     score: number
     /** The author's positive record score at the post's facet, else 0 (top-level posts; migration 007). */
     record_score: Generated<number>
     pinned_at: TsNull
+    /**
+     * A reply's parent is shown (not deleted, state visible); true on a top-level post. Set by triggers
+     * (migration 010), never written by the service.
+     */
+    parent_shown: Generated<boolean>
   }
   post_nodes: { post_id: string; node_type: string; node_ref: string; score: number; record_score: Generated<number> }
   reactions: { post_id: string; account_id: string; kind: string; created_at: Ts }
@@ -108,6 +114,11 @@ export interface Database {
     created_at: Ts
     /** Set when that venue settled it (keep, clear); the platform still counts it (migration 009). */
     settled_at: TsNull
+    /**
+     * Set when the platform settled it (keep, clear): the threshold no longer counts it and it leaves the
+     * platform's queue, while a venue that has not settled it still reviews it with its reason (migration 011).
+     */
+    platform_settled_at: TsNull
   }
   blocks: { account_id: string; blocked_account_id: string; created_at: Ts }
   follows: { account_id: string; subject_type: string; subject_ref: string; created_at: Ts }

@@ -7,14 +7,61 @@ import { z } from 'zod'
 import { LIMITS } from '../../contract/limits.ts'
 import { ApiError } from './errors.ts'
 
+const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`)
+
+/** What a value is, in the words of the messages: `number`, `array`, `null`, `nothing` (absent). */
+function kindOf(v: unknown): string {
+  if (v === undefined) return 'nothing'
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`
+}
+
+const sized: Record<string, [string, string]> = { string: ['character', 'characters'], array: ['item', 'items'], set: ['item', 'items'] }
+
+/**
+ * The service's wording for Zod's issues, used where a schema gives no message of its own (a schema's own
+ * message wins over this map). Every message reads as a rule about the named input.
+ */
+function issueMessage(iss: z.core.$ZodRawIssue): string | undefined {
+  const i = iss as z.core.$ZodRawIssue & Record<string, any>
+  switch (i.code) {
+    case 'invalid_type': {
+      const expected = i.expected === 'int' ? 'integer' : String(i.expected)
+      return i.input === undefined ? 'is required' : `must be ${article(expected)} (got ${kindOf(i.input)})`
+    }
+    case 'too_small':
+    case 'too_big': {
+      const small = i.code === 'too_small'
+      const bound = Number(small ? i.minimum : i.maximum)
+      const units = sized[i.origin as string]
+      if (units) {
+        if (small && bound === 1) return 'must not be empty'
+        return `must ${i.origin === 'string' ? 'be' : 'have'} ${small ? 'at least' : 'at most'} ${bound} ${bound === 1 ? units[0] : units[1]}`
+      }
+      const op = small ? (i.inclusive === false ? 'greater than' : 'at least') : i.inclusive === false ? 'less than' : 'at most'
+      return `must be ${op} ${bound}`
+    }
+    case 'invalid_value':
+      return Array.isArray(i.values) ? `must be one of ${i.values.map(String).join(', ')}` : undefined
+    case 'invalid_format':
+      return i.format === 'regex' ? 'is not in the accepted form' : `must be a valid ${i.format}`
+    case 'not_multiple_of':
+      return `must be a multiple of ${i.divisor}`
+    case 'invalid_union':
+      return 'is not any of the accepted forms'
+    default:
+      return undefined
+  }
+}
+
+/** Parse options of every request input: the service's messages, and the input on each issue. */
+const PARSE = { error: issueMessage, reportInput: true } as const
+
 function describe(issue: z.core.$ZodIssue): string {
   const where = issue.path.length ? issue.path.join('.') : 'body'
   if (issue.code === 'unrecognized_keys') return `unknown field ${issue.keys.map((k) => `'${k}'`).join(', ')}`
-  if (issue.code === 'invalid_type') {
-    const received = (issue as any).input === undefined ? 'nothing' : typeof (issue as any).input
-    return `'${where}' must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`} (got ${received})`
-  }
-  return `'${where}': ${issue.message}`
+  return `'${where}' ${issue.message}`
 }
 
 function fail(err: z.ZodError, code: 'validation-failed' | 'unsupported-param' = 'validation-failed'): never {
@@ -35,7 +82,8 @@ export function parseQuery<S extends z.ZodType>(
   const raw: Record<string, string> = {}
   for (const [k, v] of url.searchParams) {
     if (!allowed.includes(k)) {
-      throw new ApiError(400, 'unsupported-param', `unsupported query parameter '${k}'; accepted: ${allowed.join(', ')}`, { param: k })
+      const accepted = allowed.length ? `accepted: ${allowed.join(', ')}` : 'this endpoint takes no query parameters'
+      throw new ApiError(400, 'unsupported-param', `unsupported query parameter '${k}'; ${accepted}`, { param: k })
     }
     if (k in raw) throw new ApiError(400, 'validation-failed', `query parameter '${k}' is given more than once`, { param: k })
     raw[k] = v
@@ -45,7 +93,7 @@ export function parseQuery<S extends z.ZodType>(
 
 /** Parses values already taken from a request (a part of a query checked only in some cases): 400 as `parseQuery`. */
 export function parseValues<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const r = schema.safeParse(raw)
+  const r = schema.safeParse(raw, PARSE)
   if (!r.success) fail(r.error)
   return r.data
 }
@@ -111,14 +159,14 @@ export async function readJson(c: Context): Promise<unknown> {
 
 export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   const v = await readJson(c)
-  const r = schema.safeParse(v)
+  const r = schema.safeParse(v, PARSE)
   if (!r.success) fail(r.error)
   return r.data
 }
 
 /** Parses a path parameter with a schema; failure is 400 naming it. */
 export function parseParam<S extends z.ZodType>(c: Context, name: string, schema: S): z.output<S> {
-  const r = schema.safeParse(c.req.param(name))
+  const r = schema.safeParse(c.req.param(name), PARSE)
   if (!r.success) throw new ApiError(400, 'validation-failed', `'${name}' ${r.error.issues[0].message}`, { param: name })
   return r.data
 }

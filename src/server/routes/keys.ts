@@ -8,8 +8,8 @@ import { parseBody, zWallet } from '../http/validate.ts'
 import { issueKey } from '../services/venues.ts'
 
 const zKeyRequest = z.strictObject({
-  venueId: z.string({ message: 'must be a string' }).max(200, 'must be at most 64 characters'),
-  scopes: z.array(z.string({ message: 'must be strings' }).max(40), { message: 'must be an array of read, trade' }).max(8, 'must name read and/or trade'),
+  venueId: z.string().max(200, 'must be at most 64 characters'),
+  scopes: z.array(z.string().max(40), { message: 'must be an array of read, trade' }).max(8, 'must name read and/or trade'),
   label: z
     .string({ message: 'must be a string' })
     .trim()

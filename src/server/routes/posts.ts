@@ -6,7 +6,7 @@ import { PATHS } from '../../contract/paths.ts'
 import type { ServiceContext } from '../context.ts'
 import { requireCaller, accountForWallet } from '../auth/session.ts'
 import { ApiError } from '../http/errors.ts'
-import { checkSubject, parseParam, readJson, zPostId, zRoom, zSubjectType, zWallet } from '../http/validate.ts'
+import { checkSubject, parseParam, parseValues, readJson, zPostId, zRoom, zSubjectType, zWallet } from '../http/validate.ts'
 import { createPost, deletePost, editPost, reactPost, reportPost } from '../services/posts.ts'
 import { placeInRoom } from '../services/room-placement.ts'
 import { venueOfRequest } from '../services/venue-of-request.ts'
@@ -42,22 +42,13 @@ async function bodyWithoutStance(c: Context) {
   return raw
 }
 
-function parse<S extends z.ZodType>(schema: S, v: unknown): z.output<S> {
-  const r = schema.safeParse(v)
-  if (r.success) return r.data
-  const i = r.error.issues[0]
-  const where = i.path.join('.') || 'body'
-  const msg = i.code === 'unrecognized_keys' ? `unknown field ${i.keys.map((k) => `'${k}'`).join(', ')}` : `'${where}' ${i.message}`
-  throw new ApiError(400, 'validation-failed', msg, { param: where })
-}
-
 export function postRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
   app.post(PATHS.posts, async (c) => {
     const caller = await requireCaller(ctx, c)
     const raw = await bodyWithoutStance(c)
-    const b = parse(createPostBody, raw)
+    const b = parseValues(createPostBody, raw)
     const subjectRef = checkSubject(b.subjectType, b.subjectRef)
     const venue = await venueOfRequest(ctx, c, caller)
     const room = b.room ? await placeInRoom(ctx, caller, b.room, venue, { subjectType: b.subjectType, subjectRef }) : null
@@ -69,7 +60,7 @@ export function postRoutes(ctx: ServiceContext) {
     const caller = await requireCaller(ctx, c)
     const id = parseParam(c, 'id', zPostId)
     const raw = await bodyWithoutStance(c)
-    const b = parse(editPostBody, raw)
+    const b = parseValues(editPostBody, raw)
     return c.json({ post: await editPost(ctx, caller, id, b.body, (await venueOfRequest(ctx, c, caller)).venueId) })
   })
 
@@ -83,20 +74,20 @@ export function postRoutes(ctx: ServiceContext) {
   app.post('/v1/social/posts/:id/reactions', async (c) => {
     const caller = await requireCaller(ctx, c)
     const id = parseParam(c, 'id', zPostId)
-    const b = parse(reactionBody, await readJson(c))
+    const b = parseValues(reactionBody, await readJson(c))
     return c.json(await reactPost(ctx, caller, id, b.kind, b.active))
   })
 
   app.post('/v1/social/posts/:id/reports', async (c) => {
     const caller = await requireCaller(ctx, c)
     const id = parseParam(c, 'id', zPostId)
-    const b = parse(reportBody, await readJson(c))
+    const b = parseValues(reportBody, await readJson(c))
     return c.json(await reportPost(ctx, caller, id, b.reason, (await venueOfRequest(ctx, c, caller)).venueId))
   })
 
   app.post(PATHS.blocks, async (c) => {
     const caller = await requireCaller(ctx, c)
-    const b = parse(blockBody, await readJson(c))
+    const b = parseValues(blockBody, await readJson(c))
     if (caller.wallets.includes(b.wallet)) throw new ApiError(400, 'validation-failed', "you can't block yourself")
     const target = await accountForWallet(ctx, b.wallet)
     await ctx.db

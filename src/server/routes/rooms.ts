@@ -21,7 +21,7 @@ import { venueOfRead, venueOfRequest } from '../services/venue-of-request.ts'
 const zNewRoom = z.strictObject({
   venueId: zVenueId.optional(),
   subjectType: z.enum(NODE_TYPES, { message: `must be a taxonomy node type: ${NODE_TYPES.join(', ')}` }),
-  subjectRef: z.string({ message: 'must be a string' }).max(200),
+  subjectRef: z.string().max(200),
   visibility: z.enum(['public', 'private'], { message: "must be 'public' or 'private'" }),
   title: z
     .string({ message: 'must be a string' })
@@ -56,7 +56,10 @@ export function roomRoutes(ctx: ServiceContext) {
   app.get(PATHS.rooms, async (c) => {
     const q = parseQuery(c, ['venueId'], roomListQuery)
     const caller = await resolveCaller(ctx, c, false)
-    const venueId = q.venueId ?? (await venueOfRequest(ctx, c, caller)).venueId
+    // A read fails open (§5.1): a key that is not live is noted on the answer and ignored (`venueOfRead`),
+    // and the list falls back to the venue the session claimed, as a keyless write would name it.
+    const read = await venueOfRead(ctx, c)
+    const venueId = q.venueId ?? read.venueId ?? caller?.venueId ?? null
     if (!venueId) throw new ApiError(400, 'validation-failed', "name the venue: 'venueId' or a venue key", { param: 'venueId' })
     const body: RoomList = { rooms: await listRooms(ctx, venueId, caller) }
     return c.json(body)

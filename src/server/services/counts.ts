@@ -1,8 +1,9 @@
 /**
  * Counts grouped by a taxonomy axis (`/v1/markets/counts?by=`, §4.1): market posts count under each of
  * their market's nodes of that axis (market_nodes), node-subject posts under their own subject. The same
- * public rule as take counts: visible posts, unroomed or in public rooms, replies included; identical for
- * every reader. Groups are ordered by posts, most first, then key.
+ * public rule as take counts: visible posts, unroomed or in public rooms, replies included (while their
+ * parent is shown: `parent_shown`, migration 010); identical for every reader. Groups are ordered by
+ * posts, most first, then key.
  */
 import { sql } from 'kysely'
 import { COUNT_AXES, type CountAxis } from '../../contract/params.ts'
@@ -22,7 +23,9 @@ export function checkAxis(by: string): CountAxis {
 }
 
 export async function countsBy(ctx: ServiceContext, axis: CountAxis): Promise<CountsResult> {
-  const publicRead = visibleTo({ reader: null, venue: null, ownHidden: false })
+  const read = visibleTo({ reader: null, venue: null, ownHidden: false })
+  // A reply is visible only with its parent (take-counts.ts).
+  const publicRead = (eb: Parameters<typeof read>[0]) => eb.and([read(eb), eb('p.parent_shown', '=', true)])
   const takes = sql<number>`count(p.stance_side)::int`
   const viaMarkets = await ctx.db
     .selectFrom('posts as p')

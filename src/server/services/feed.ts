@@ -20,8 +20,15 @@ import { groupByFacet, isOneRange, pageRowsQuery, signalNode, twoPartRecordRows,
 
 export { CURSOR_SHAPE, type FeedRequest } from './feed-source.ts'
 
-/** The page's extras: replies visible to the reader (never their own hidden ones), and their agrees. */
-const extrasSpec = (req: FeedRequest): ExtrasSpec => ({ reader: req.reader, replies: { reader: req.reader, venue: req.venue, ownHidden: false } })
+/**
+ * The page's extras: replies visible to the reader (never their own hidden ones), and their agrees. In a
+ * room's feed the replies see the room as its rows do (`openRoom`): a private room's owner or an operator
+ * who is not a member was admitted by `resolveRoom`, and reads the replies as the thread shows them.
+ */
+const extrasSpec = (req: FeedRequest): ExtrasSpec => ({
+  reader: req.reader,
+  replies: { reader: req.reader, venue: req.venue, ownHidden: false, openRoom: req.room?.id ?? null },
+})
 
 interface OneRangePage {
   req: FeedRequest
@@ -68,7 +75,7 @@ export async function readFeed(ctx: ServiceContext, req: FeedRequest): Promise<F
   const [, signals, settlements] = await Promise.all([
     req.sort === 'record' ? fillRecords(ctx, page, posts) : null,
     node ? callerSignals(ctx, req, node, page, hasMore) : [],
-    settlementsFor(ctx, page, (id) => !!results.get(id)),
+    settlementsFor(ctx, page, (id) => !!results.get(id), req.venue),
   ])
   // Labels and titles of markets only a signal names (a quiet row), from the chain source.
   const unlabelled = [...new Set(signals.map((s) => s.marketId))].filter((id) => !(id in labels))

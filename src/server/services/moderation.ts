@@ -7,11 +7,15 @@
  *           scope's hide: platform keep returns a report-threshold-hidden post to visible, venue keep
  *           removes that venue's hide. An operator's removal is lifted only by restore.
  * - clear   dismisses the reports: settles the scope's reports and closes the item; visibility unchanged.
- *           Settling: the platform's deletes every report of the post (the threshold count starts again);
- *           a venue's marks the reports that went to its queue settled for the venue. The report threshold
- *           is the platform's (§3.1: it hides the post everywhere, and removal everywhere is operator only,
- *           §5.7), so a venue's settlement never lowers its count nor takes the reasons off the platform's
- *           queue; it only closes the venue's own review.
+ *           Settling: the platform's marks every report of the post settled for the platform
+ *           (`platform_settled_at`: the threshold count starts again, the reasons leave its queue); a
+ *           venue's marks the reports that went to its queue settled for the venue (`settled_at`). Each
+ *           queue reviews on its own, so neither settlement touches the other's open review. The report
+ *           threshold is the platform's (§3.1: it hides the post everywhere, and removal everywhere is
+ *           operator only, §5.7), so a venue's settlement never lowers its count nor takes the reasons off
+ *           the platform's queue; it only closes the venue's own review. Likewise a platform keep or clear
+ *           leaves a venue's open item with its reports and reasons: the venue's own rules may still call
+ *           for its hide.
  * - hide    with venueId: hidden on that venue only (a venue_hides row), live everywhere else.
  *           Without venueId: platform-level removal (state 'removed'), the same as remove (§3.1).
  * - remove  operator only, no venueId: state 'removed' everywhere (the author still sees it).
@@ -32,7 +36,6 @@ import { ensureAccount } from './accounts.ts'
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { MSG } from '../../contract/errors.ts'
 import type { AuditEntry, AuditPage, ModAction, ModActionResult, ModQueueItem, ModQueuePage, ModState } from '../../contract/types.ts'
-import { threadTopic } from '../../contract/paths.ts'
 import { timeId } from '../../core/ids.ts'
 import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
@@ -42,6 +45,7 @@ import { ApiError } from '../http/errors.ts'
 import { reachablePost } from './post-access.ts'
 import { POST_COLUMNS, agreedSet, toPost, type PostRow } from './post-view.ts'
 import { primaryWallets } from './leaderboard.ts'
+import { publishThreads } from './thread-events.ts'
 import { requireVenueAdmin } from './venues.ts'
 
 export const PLATFORM = '*'
@@ -74,23 +78,29 @@ async function lockPost(tx: Tx, ctx: ServiceContext, caller: Caller, id: string,
   return p
 }
 
-/** Settles the scope's reports of a post (see the header: the platform's count starts again; a venue's stays counted). */
+/**
+ * Settles the scope's reports of a post (see the header). Each queue settles only for itself: the platform
+ * marks every report of the post `platform_settled_at` (the threshold's count starts again), a venue marks
+ * the reports in its queue `settled_at` (the platform keeps counting them). Neither deletes a report, so
+ * neither takes a report or its reason from the other's open review.
+ */
 async function settleReports(tx: Tx, ctx: ServiceContext, postId: string, scope: string) {
   if (scope !== PLATFORM) {
     await tx.updateTable('reports').set({ settled_at: ctx.now() }).where('post_id', '=', postId).where('venue_id', '=', scope).where('settled_at', 'is', null).execute()
     return
   }
-  await tx.deleteFrom('reports').where('post_id', '=', postId).execute()
+  await tx.updateTable('reports').set({ platform_settled_at: ctx.now() }).where('post_id', '=', postId).where('platform_settled_at', 'is', null).execute()
   await tx.updateTable('posts').set({ report_count: 0 }).where('id', '=', postId).execute()
 }
 
 /**
- * The reports a scope has to review: the platform's are all the post's reports (its `report_count`, the
- * threshold's count); a venue's are those that went to its queue and that it has not settled.
+ * The reports a scope has to review: the platform's are the post's reports it has not settled (its
+ * `report_count`, the threshold's count); a venue's are those that went to its queue and that it has not settled.
  */
 function scopeReports(db: Kysely<Database>, scope: string) {
   let q = db.selectFrom('reports').select(['post_id', 'reason'])
   if (scope !== PLATFORM) q = q.where('venue_id', '=', scope).where('settled_at', 'is', null)
+  else q = q.where('platform_settled_at', 'is', null)
   return q
 }
 
@@ -186,7 +196,16 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
             .execute()
         else await tx.deleteFrom('bans').where('scope', '=', scope).where('account_id', '=', target).execute()
         // The overlay hides (or shows again) the author's posts on every thread they wrote in (§6.1).
-        if (target) threads = await tx.selectFrom('posts').select(['subject_type', 'subject_ref']).distinct().where('account_id', '=', target).where('deleted_at', 'is', null).execute()
+        // Private-room threads excepted: no event goes out for a private room (thread-events.ts).
+        if (target)
+          threads = await tx
+            .selectFrom('posts')
+            .select(['subject_type', 'subject_ref'])
+            .distinct()
+            .where('account_id', '=', target)
+            .where('deleted_at', 'is', null)
+            .where('room_private', '=', false)
+            .execute()
         const shown = input.wallet ?? (target ? ((await primaryWallets(ctx, [target], tx)).get(target) ?? '') : '')
         ban = { wallet: shown, scope, banned: action === 'ban' }
         break
@@ -221,9 +240,7 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
     const it = await ctx.db.selectFrom('mod_items').select('state').where('scope', '=', scope).where('post_id', '=', out.post.id).executeTakeFirst()
     item = it ? { state: it.state } : null
   }
-  const topics = new Set(out.threads.map((t) => threadTopic(t.subject_type, t.subject_ref)))
-  if (out.post) topics.add(threadTopic(out.post.subject_type, out.post.subject_ref))
-  for (const topic of topics) await ctx.bus.publish(topic)
+  await publishThreads(ctx, out.post ? [...out.threads, out.post] : out.threads)
   return { action, venueId, postId: out.post?.id ?? null, post: postState, item, ban: out.ban }
 }
 

@@ -7,10 +7,15 @@
  *   gets the same 404: §7 answers an outsider 404 "not 403, so existence is not confirmed", and a write
  *   that succeeded (or failed differently) would confirm it.
  * - A post hidden by reports or removed by an operator is seen only by its author (§3.1), so for anyone
- *   else it is gone as it is in a read: no agree, no reply (404); so is a reply whose parent was deleted (it
- *   left the thread with its parent). A report and a moderation action still
+ *   else it is gone as it is in a read: no agree, no reply (404); so is a reply whose parent was deleted,
+ *   hidden by reports or removed (`parent_shown`, migration 010: a reply is read only folded under its
+ *   parent, so it left every read with it). A report and a moderation action still
  *   reach it (`hidden: true`): the queue is where it is reviewed, and a report sent from a page read
  *   before the hide is evidence for that review.
+ * - `lock` locks a reply's parent before the reply: every transaction that may change a reply's
+ *   visibility (report threshold, moderation, delete) takes parent, then reply, the order in which a change
+ *   of the parent's visibility takes them (migration 010's triggers), so neither waits on the other while
+ *   holding what the other needs. A top-level post is locked in the one read, as before.
  */
 import type { Kysely } from 'kysely'
 import type { Caller } from '../auth/session.ts'
@@ -36,20 +41,30 @@ export type ReachedPost = PostRow & { room_private: boolean; room_venue_id: stri
 
 export async function reachablePost(ctx: ServiceContext, caller: Caller, id: string, opts: Reach = {}): Promise<ReachedPost> {
   const db = opts.db ?? ctx.db
-  let q = db
-    .selectFrom('posts as p')
-    .select(POST_COLUMNS)
-    .select(['p.deleted_at', 'p.room_private'])
-    .select((eb) => eb.selectFrom('rooms as r').select('r.venue_id').whereRef('r.id', '=', 'p.room_id').as('room_venue_id'))
-    .select((eb) => eb.selectFrom('posts as pp').select('pp.deleted_at').whereRef('pp.id', '=', 'p.parent_id').as('parent_deleted_at'))
-    .where('p.id', '=', id)
-  if (opts.lock) q = q.forUpdate()
-  const row = (await q.executeTakeFirst()) as (ReachedPost & { deleted_at: Date | null; parent_deleted_at: Date | null }) | undefined
+  const read = (topLevelOnly: boolean) => {
+    let q = db
+      .selectFrom('posts as p')
+      .select(POST_COLUMNS)
+      .select(['p.deleted_at', 'p.room_private', 'p.parent_shown'])
+      .select((eb) => eb.selectFrom('rooms as r').select('r.venue_id').whereRef('r.id', '=', 'p.room_id').as('room_venue_id'))
+      .where('p.id', '=', id)
+    if (topLevelOnly) q = q.where('p.parent_id', 'is', null)
+    if (opts.lock) q = q.forUpdate()
+    return q.executeTakeFirst() as Promise<(ReachedPost & { deleted_at: Date | null; parent_shown: boolean }) | undefined>
+  }
+  // Locked: a top-level post in one read (a reply's row does not match, so it is not locked); a reply (or a
+  // missing post) after its parent (a post's parent never changes, so the unlocked read of it holds).
+  let row = await read(!!opts.lock)
+  if (!row && opts.lock) {
+    await db.selectFrom('posts as c').innerJoin('posts as pp', 'pp.id', 'c.parent_id').select('pp.id').where('c.id', '=', id).forUpdate('pp').execute()
+    row = await read(false)
+  }
   const gone = () => notFound(opts.missing ?? 'no post with this id', 'post-not-found')
   if (!row || row.deleted_at) throw gone()
   const own = row.account_id === caller.accountId
-  // A reply leaves the thread with its deleted parent: for anyone else it is gone like a hidden post.
-  if (!own && (row.state !== 'visible' || row.parent_deleted_at) && !opts.hidden) throw gone()
+  // A reply leaves every read with its parent once that is deleted, hidden or removed: for anyone else it
+  // is gone like a hidden post.
+  if (!own && (row.state !== 'visible' || !row.parent_shown) && !opts.hidden) throw gone()
   if (!own && row.room_private && !(row.room_id && row.room_venue_id && (await canSeePrivateRoom(ctx, row.room_id, row.room_venue_id, caller, db)))) throw gone()
   return row
 }

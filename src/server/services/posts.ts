@@ -5,7 +5,6 @@
  */
 import { sql, type Transaction } from 'kysely'
 import type { Post } from '../../contract/types.ts'
-import { threadTopic } from '../../contract/paths.ts'
 import { liveScore } from '../../core/ranking.ts'
 import { timeId } from '../../core/ids.ts'
 import type { Caller } from '../auth/session.ts'
@@ -16,6 +15,7 @@ import { ApiError, forbidden, notFound } from '../http/errors.ts'
 import { toPost, type PostRow } from './post-view.ts'
 import { reachablePost } from './post-access.ts'
 import { placeReply } from './room-placement.ts'
+import { publishThreads } from './thread-events.ts'
 
 export interface NewPost {
   subjectType: Post['subjectType']
@@ -133,13 +133,9 @@ export async function createPost(
       let roomId = room?.roomId ?? null
       let roomPrivate = room?.private ?? false
       if (input.parentId) {
-        const parent = await tx
-          .selectFrom('posts')
-          .select(['id', 'subject_type', 'subject_ref', 'parent_id', 'room_id', 'room_private', 'deleted_at'])
-          .where('id', '=', input.parentId)
-          .forUpdate()
-          .executeTakeFirst()
-        if (!parent || parent.deleted_at) throw notFound(PARENT_MISSING, 'post-not-found')
+        // Checked again under the parent's lock (the check above ran outside the transaction): a parent
+        // deleted, hidden by reports or removed meanwhile refuses the reply as it would have then (404).
+        const parent = await reachablePost(ctx, caller, input.parentId, { db: tx, lock: true, missing: PARENT_MISSING })
         if (parent.parent_id) throw new ApiError(400, 'reply-depth', 'replies are one level deep: reply to the top-level post instead')
         if (parent.subject_type !== input.subjectType || parent.subject_ref !== input.subjectRef)
           throw new ApiError(400, 'parent-mismatch', 'a reply must be on the same subject as the post it answers')
@@ -148,11 +144,9 @@ export async function createPost(
         roomPrivate = parent.room_private
       }
       // The inserted row is the post as stored (nothing later in this transaction changes it): no re-read.
+      // A reply's insert moves its parent's reply count and score (a trigger, migration 010).
       const inserted = await tx.insertInto('posts').values(row(roomId, roomPrivate)).returningAll().executeTakeFirstOrThrow()
-      if (input.parentId) {
-        await tx.updateTable('posts').set({ replies: sql`replies + 1` }).where('id', '=', input.parentId).execute()
-        await rescore(tx, input.parentId)
-      } else if (nodes.length) {
+      if (!input.parentId && nodes.length) {
         await sql`insert into post_nodes (post_id, node_type, node_ref, score, record_score)
           select p.id, n.t, n.r, p.score, p.record_score
           from posts p, unnest(${nodes.map((n) => n.type)}::text[], ${nodes.map((n) => n.ref)}::text[]) as n(t, r)
@@ -169,21 +163,44 @@ export async function createPost(
       return inserted as PostRow
     })
   }
-  await ctx.bus.publish(threadTopic(input.subjectType, input.subjectRef))
+  // Both inserts return the whole row: `room_private` says whether the post went into a private room.
+  await publishThreads(ctx, [{ subject_type: input.subjectType, subject_ref: input.subjectRef, room_private: (post as PostRow & { room_private?: boolean }).room_private }])
   return toPost(post, caller.accountId, new Set())
 }
+
+/** Why a post that is not visible cannot be edited (§3.1): its text is what the moderators review. */
+export const EDIT_REFUSED = {
+  hidden: 'this post is under review; it cannot be edited until a moderator has reviewed it',
+  removed: 'this post was removed by a moderator; it cannot be edited',
+} as const
 
 /**
  * Edit: the author only. Rewriting a post is posting (§5.7 "A ban blocks posting"): a ban everywhere, on the
  * venue the edit is made on, or on the venue whose room holds the post refuses it. Deleting stays open.
+ * A post hidden by reports (pending review) or removed by an operator cannot be edited (403 `forbidden`):
+ * the queue shows the live body next to the reports' reasons, so an edit would rewrite the evidence under
+ * review (and a kept post could then be changed back). The post is locked for the check and the update,
+ * and the update is guarded on `deleted_at`: an edit racing a delete is 404, never an edit of a deleted row.
  */
 export async function editPost(ctx: ServiceContext, caller: Caller, id: string, body: string, venueId: string | null): Promise<Post> {
-  const row = await reachablePost(ctx, caller, id)
-  if (row.account_id !== caller.accountId) throw forbidden('only the author can edit this post')
-  assertNotBanned(caller, venueId)
-  assertNotBanned(caller, row.room_venue_id)
-  const edited = await ctx.db.updateTable('posts').set({ body, edited_at: ctx.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
-  await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
+  const { row, edited } = await ctx.db.transaction().execute(async (tx) => {
+    const row = await reachablePost(ctx, caller, id, { db: tx, lock: true })
+    if (row.account_id !== caller.accountId) throw forbidden('only the author can edit this post')
+    assertNotBanned(caller, venueId)
+    assertNotBanned(caller, row.room_venue_id)
+    if (row.state !== 'visible') throw forbidden(row.state === 'removed' ? EDIT_REFUSED.removed : EDIT_REFUSED.hidden)
+    const edited = await tx
+      .updateTable('posts')
+      .set({ body, edited_at: ctx.now() })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .where('state', '=', 'visible')
+      .returningAll()
+      .executeTakeFirst()
+    if (!edited) throw notFound('no post with this id', 'post-not-found')
+    return { row, edited }
+  })
+  await publishThreads(ctx, [row])
   return toPost(edited, caller.accountId)
 }
 
@@ -191,15 +208,14 @@ export async function deletePost(ctx: ServiceContext, caller: Caller, id: string
   const row = await reachablePost(ctx, caller, id)
   if (row.account_id !== caller.accountId) throw forbidden('only the author can delete this post')
   await ctx.db.transaction().execute(async (tx) => {
+    // A reply's delete moves its parent's reply count and score (a trigger, migration 010): the parent is
+    // locked first, the order post-access.ts gives every writer (parent, then reply).
+    if (row.parent_id) await tx.selectFrom('posts').select('id').where('id', '=', row.parent_id).forUpdate().execute()
     const done = await tx.updateTable('posts').set({ deleted_at: ctx.now() }).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()
     if (!done.numUpdatedRows) return
     await tx.deleteFrom('post_nodes').where('post_id', '=', id).execute()
-    if (row.parent_id) {
-      await tx.updateTable('posts').set({ replies: sql`greatest(replies - 1, 0)` }).where('id', '=', row.parent_id).execute()
-      await rescore(tx, row.parent_id)
-    }
   })
-  await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
+  await publishThreads(ctx, [row])
 }
 
 /**
@@ -225,7 +241,7 @@ export async function reactPost(ctx: ServiceContext, caller: Caller, id: string,
     await rescore(tx, id)
     return { row, agrees: n.n, changed: touched.length > 0 }
   })
-  if (changed) await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
+  if (changed) await publishThreads(ctx, [row])
   return { postId: id, kind, agreed: active, agrees }
 }
 
@@ -233,41 +249,72 @@ export async function reactPost(ctx: ServiceContext, caller: Caller, id: string,
  * Report: one per account and post. When distinct reporters reach the threshold, the post is hidden
  * pending review and enters the platform queue (§3.1). The report also goes to one venue's queue: the
  * venue whose room holds the post (that venue moderates its rooms, and a private room's post never reaches
- * another venue's moderators), else the venue the report was made on (`venueId`, the request's venue).
- * A report a venue settled (keep, clear) still counts for the platform; the same account reporting again
- * makes it that venue's open report again (moderation.ts).
+ * another venue's moderators), else the venue the report was made on (`venueId`, the request's venue) when
+ * that venue exists. A keyless session may claim any venue id at sign-in (§5.4); a report filed under an id
+ * nobody holds would wait in that id's queue for whoever claims it later, so it goes to the platform's
+ * queue only.
+ *
+ * Each queue settles on its own (moderation.ts): a venue's keep or clear sets `settled_at`, the platform's
+ * `platform_settled_at`; a report settled by one queue is still open in the other. A report is new to a
+ * queue when its row is inserted or when that queue had settled it: then the same account reporting again
+ * makes it open there again, and that queue's item opens. A repeat that is new to no queue changes nothing:
+ * an item a moderator already actioned is not reopened by a report it has already seen.
+ * Reporting one's own post is 403 `forbidden`, like agreeing with it.
  */
 export async function reportPost(ctx: ServiceContext, caller: Caller, id: string, reason: string, venueId: string | null) {
   const { row, hidden } = await ctx.db.transaction().execute(async (tx) => {
-    // Locked first: the report count is a recount of the rows (see reactPost).
+    // Locked first: the report count is a recount of the rows (see reactPost), and this account's report of
+    // the post is read and written under the lock (moderation's settlements lock the post too).
     const row = await reachablePost(ctx, caller, id, { db: tx, lock: true, hidden: true })
-    if (row.account_id === caller.accountId) throw new ApiError(400, 'validation-failed', "you can't report your own post")
-    const queueVenue = row.room_venue_id ?? venueId
+    if (row.account_id === caller.accountId) throw forbidden("you can't report your own post")
+    const madeOn = !row.room_venue_id && venueId ? await tx.selectFrom('venues').select('id').where('id', '=', venueId).executeTakeFirst() : undefined
+    const queueVenue = row.room_venue_id ?? madeOn?.id ?? null
     const now = ctx.now()
-    await tx
-      .insertInto('reports')
-      .values({ post_id: id, account_id: caller.accountId, reason, venue_id: queueVenue, created_at: now })
-      .onConflict((oc) =>
-        oc.columns(['post_id', 'account_id']).doUpdateSet({ reason, venue_id: queueVenue, created_at: now, settled_at: null }).where('reports.settled_at', 'is not', null),
-      )
-      .execute()
-    const n = await tx.selectFrom('reports').select(sql<number>`count(*)::int`.as('n')).where('post_id', '=', id).executeTakeFirstOrThrow()
-    const upd = await tx
-      .updateTable('posts')
-      .set({ report_count: n.n, ...(n.n >= ctx.config.reportThreshold ? { state: sql`case when state = 'visible' then 'hidden' else state end` } : {}) })
-      .where('id', '=', id)
-      .returning('state')
-      .executeTakeFirstOrThrow()
-    for (const scope of new Set(['*', ...(queueVenue ? [queueVenue] : [])])) {
+    const had = await tx
+      .selectFrom('reports')
+      .select(['venue_id', 'settled_at', 'platform_settled_at'])
+      .where('post_id', '=', id)
+      .where('account_id', '=', caller.accountId)
+      .executeTakeFirst()
+    const forPlatform = !had || had.platform_settled_at != null
+    const forVenue = !had || had.settled_at != null || (had.venue_id == null && queueVenue != null)
+    if (!forPlatform && !forVenue) return { row, hidden: false }
+    // A report still open in a venue's queue stays in that queue.
+    const reportVenue = forVenue ? queueVenue : had!.venue_id
+    if (!had) await tx.insertInto('reports').values({ post_id: id, account_id: caller.accountId, reason, venue_id: reportVenue, created_at: now }).execute()
+    else
+      await tx
+        .updateTable('reports')
+        .set({ reason, venue_id: reportVenue, created_at: now, settled_at: null, platform_settled_at: null })
+        .where('post_id', '=', id)
+        .where('account_id', '=', caller.accountId)
+        .execute()
+    let state = row.state
+    if (forPlatform) {
+      const n = await tx
+        .selectFrom('reports')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('post_id', '=', id)
+        .where('platform_settled_at', 'is', null)
+        .executeTakeFirstOrThrow()
+      const upd = await tx
+        .updateTable('posts')
+        .set({ report_count: n.n, ...(n.n >= ctx.config.reportThreshold ? { state: sql`case when state = 'visible' then 'hidden' else state end` } : {}) })
+        .where('id', '=', id)
+        .returning('state')
+        .executeTakeFirstOrThrow()
+      state = upd.state
+    }
+    for (const scope of [...(forPlatform ? ['*'] : []), ...(forVenue && reportVenue ? [reportVenue] : [])]) {
       await tx
         .insertInto('mod_items')
         .values({ post_id: id, scope, state: 'open', updated_at: now })
         .onConflict((oc) => oc.columns(['scope', 'post_id']).doUpdateSet({ state: 'open', updated_at: now }))
         .execute()
     }
-    return { row, hidden: row.state === 'visible' && upd.state !== 'visible' }
+    return { row, hidden: row.state === 'visible' && state !== 'visible' }
   })
   // The threshold hide changes the thread (§6.1); a report that hides nothing does not.
-  if (hidden) await ctx.bus.publish(threadTopic(row.subject_type, row.subject_ref))
+  if (hidden) await publishThreads(ctx, [row])
   return { postId: id, reported: true }
 }

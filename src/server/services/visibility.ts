@@ -7,6 +7,9 @@
  * - a reader never sees posts by accounts they blocked;
  * - private-room posts are seen only by that room's members, or inside a room the reader was admitted
  *   to (`openRoom`: its owner and operators); room containment itself is the caller's job.
+ *
+ * A reply is read folded under its parent (the thread and feed read replies per parent they show), so it
+ * goes with its parent there. A read that lists replies on their own (a profile) asks `parentGone`.
  */
 import { sql, type ExpressionBuilder } from 'kysely'
 import type { Database } from '../db/schema.ts'
@@ -62,5 +65,30 @@ export function visibleTo(scope: ReadScope) {
     const admitted = scope.openRoom ? [eb('p.room_id', '=', scope.openRoom)] : []
     conds.push(eb.or([eb('p.room_private', '=', false), memberOf, ...admitted]))
     return eb.and(conds)
+  }
+}
+
+/**
+ * A reply whose parent is gone for everyone but the reply's author (§2.6, §3.1): the parent is deleted,
+ * hidden by reports or removed (`parent_shown`, migration 010), or, under `venue`'s overlay, hidden on
+ * that venue or written by an account it banned. Never true of a top-level post.
+ */
+export function parentGone(venue: string | null) {
+  return (eb: PostsEb) => {
+    const gone = [eb('p.parent_shown', '=', false)]
+    if (venue) {
+      gone.push(
+        eb.exists(eb.selectFrom('venue_hides as pvh').select(sql.lit(1).as('x')).whereRef('pvh.post_id', '=', 'p.parent_id').where('pvh.venue_id', '=', venue)),
+        eb.exists(
+          eb
+            .selectFrom('posts as pp')
+            .innerJoin('bans as pb', 'pb.account_id', 'pp.account_id')
+            .select(sql.lit(1).as('x'))
+            .whereRef('pp.id', '=', 'p.parent_id')
+            .where('pb.scope', '=', venue),
+        ),
+      )
+    }
+    return eb.or(gone)
   }
 }

@@ -30,6 +30,7 @@ export const commentsEn = {
   cancel: 'Cancel',
   delete: 'Delete',
   confirmDelete: 'Delete this post?',
+  deleted: 'Post deleted.',
   report: 'Report',
   reportReason: 'Why are you reporting this?',
   reported: 'Reported. Thanks.',
@@ -80,6 +81,7 @@ export const commentsEn = {
   repliesLabel: 'Replies',
   forYouHintFollow: 'Follow topics and markets to get picks made for you.',
   forYouEmpty: 'Nothing to suggest right now.',
+  forYouError: "Couldn't load picks for you.",
   signInAction: 'Sign in',
   /** Reply with its count: `{reply}` and `{replies}` are the `reply` and `replies` strings. */
   replyWithCount: '{reply} · {replies}',

@@ -12,6 +12,8 @@ export const moderationEn = {
   empty: 'Nothing to review.',
   emptyActioned: 'Nothing actioned yet.',
   forbidden: "you can't moderate this venue",
+  /** Signed out (nothing refused yet): asks to sign in, with the `signIn` button. */
+  signInToModerate: 'Sign in to moderate.',
   signIn: 'Sign in',
   loadMore: 'Load more',
   loadingMore: 'Loading more…',
@@ -32,6 +34,24 @@ export const moderationEn = {
   reasons: 'Report reasons',
   reports: '{count, plural, one {# report} other {# reports}}',
   thresholdHidden: 'Hidden by reports, pending review',
+  /** On an Actioned row: hidden by the report threshold, and already reviewed here. */
+  thresholdHiddenReviewed: 'Hidden by reports',
+  /** What an Actioned row's decision was; `{outcome}` is one of the `outcome…` strings. */
+  reviewed: 'Reviewed: {outcome}',
+  reviewedNoAction: 'Reviewed',
+  outcomeKeep: 'kept',
+  outcomeHide: 'hidden',
+  outcomePin: 'pinned',
+  outcomeClear: 'cleared',
+  outcomeBan: 'author banned',
+  outcomeUnban: 'author unbanned',
+  outcomeRemove: 'removed',
+  outcomeRestore: 'restored',
+  /** Ban's confirmation on a venue's queue, and on the platform queue (no venue: every venue). */
+  confirmBan: 'Ban {name} from posting on this venue? They can still read and trade.',
+  confirmBanPlatform: 'Ban {name} from posting everywhere, on every venue? They can still read and trade.',
+  banConfirm: 'Ban {name}',
+  cancel: 'Cancel',
   hiddenHere: 'Hidden on this venue',
   removed: 'Removed everywhere',
   lastAction: 'Last action: {action}',

@@ -13,6 +13,7 @@ export const roomEn = {
   closingSoon: 'Closing soon',
   closesIn: 'closes {time}',
   noClosingSoon: 'No markets closing soon.',
+  closingSoonError: "Couldn't load the markets closing soon.",
   join: 'Join',
   rejoin: 'Rejoin',
   joining: 'Joining…',
@@ -33,6 +34,11 @@ export const roomEn = {
   loadingMore: 'Loading more…',
   promptTitle: 'Why {side}?',
   promptTitleAnySide: 'Why this side?',
+  /** The market the take prompt asks about (its title). */
+  promptMarket: 'About: {market}',
+  /** Announced (politely) when the prompt opens after a buy; `{question}` is the prompt's title. */
+  promptAnnounce: 'Take prompt: {question} About: {market} — add a reason, or skip.',
+  promptAnnounceNoMarket: 'Take prompt: {question} — add a reason, or skip.',
   promptBody: 'Say why in a line. It posts as a take with your position.',
   promptPlaceholder: 'Your reason',
   promptPost: 'Post take',

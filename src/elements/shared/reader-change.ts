@@ -1,0 +1,30 @@
+/**
+ * What a reader did on an element (a failure line, a room's refusal, an open edit or report form) is
+ * theirs: when the page's session changes (sign-out, sign-in, another account) the element forgets it, so
+ * the next reader never sees the previous one's "you left this room — rejoin to post" or "Couldn't delete".
+ * `onChange` runs before the render that follows the change (state it sets is drawn by that render).
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit'
+import type { SessionInfo } from '../../contract/types.ts'
+
+export class ReaderChange implements ReactiveController {
+  /** The session's token at the last update ('' signed out); undefined until the session is known. */
+  private seen: string | undefined
+
+  /** `session`: the page's session (undefined while the element has no venuekit context). */
+  constructor(
+    host: ReactiveControllerHost,
+    private readonly session: () => SessionInfo | null | undefined,
+    private readonly onChange: () => void,
+  ) {
+    host.addController(this)
+  }
+
+  hostUpdate() {
+    const s = this.session()
+    if (s === undefined) return
+    const now = s?.token ?? ''
+    if (this.seen !== undefined && this.seen !== now) this.onChange()
+    this.seen = now
+  }
+}
