@@ -1,5 +1,6 @@
 /**
- * `vite build`: the script-tag bundle, ONE classic script (IIFE) that defines every `vk-*` element, with
+ * `vite build`: the script-tag bundle, ONE classic script (IIFE) that defines every reader-facing `vk-*` element (the operator's
+ * `<vk-moderation-queue>` is `VK_BUNDLE=operator vite build`: dist/venuekit-operator.js), with
  * lit, the stores and the SDK inside: dist/venuekit.js. It reads its configuration from the `data-*`
  * attributes of its own `<script>` tag (src/embed/script-config.ts). Everything else in dist/ (the ESM
  * entries and their .d.ts) comes from `tsc -p tsconfig.build.json`; scripts/build.sh runs both.
@@ -34,11 +35,19 @@ export default defineConfig({
           formats: ['iife'],
           fileName: () => `venuekit-${process.env.VK_LOCALE}.js`,
         }
-      : {
-          entry: 'src/bundle.ts',
-          name: 'venuekitBundle',
-          formats: ['iife'],
-          fileName: () => 'venuekit.js',
-        },
+      : process.env.VK_BUNDLE === 'operator'
+        ? // VK_BUNDLE=operator builds dist/venuekit-operator.js: the operator screen's <vk-moderation-queue>.
+          {
+            entry: 'src/bundle-operator.ts',
+            name: 'venuekitOperator',
+            formats: ['iife'],
+            fileName: () => 'venuekit-operator.js',
+          }
+        : {
+            entry: 'src/bundle.ts',
+            name: 'venuekitBundle',
+            formats: ['iife'],
+            fileName: () => 'venuekit.js',
+          },
   },
 })

@@ -29,7 +29,6 @@ export const DEMO_OPERATOR = 'ada' as const
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const pagesDir = join(root, 'demo', 'dist')
-const bundleFile = join(root, 'dist', 'venuekit.js')
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -72,15 +71,19 @@ function pages(config: () => DemoConfig | null) {
       const cfg = config()
       return cfg ? c.json(cfg) : c.json({ error: { code: 'unavailable', message: 'the demo is still starting' } }, 503)
     })
-    app.get('/venuekit.js', async (c) => {
-      const body = await file(bundleFile)
-      if (!body) return c.text("dist/venuekit.js is missing: run 'npx vite build' (npm run demo does)", 404)
-      return c.body(new Uint8Array(body), 200, { 'content-type': TYPES['.js'], 'cache-control': 'no-cache' })
-    })
-    app.get('/venuekit.js.map', async (c) => {
-      const body = await file(`${bundleFile}.map`)
-      return body ? c.body(new Uint8Array(body), 200, { 'content-type': TYPES['.map'] }) : c.notFound()
-    })
+    // The script-tag bundle, and the operator screen's script (VK_BUNDLE=operator vite build).
+    for (const name of ['venuekit.js', 'venuekit-operator.js']) {
+      const bundle = join(root, 'dist', name)
+      app.get(`/${name}`, async (c) => {
+        const body = await file(bundle)
+        if (!body) return c.text(`dist/${name} is missing: run 'npm run build' (npm run demo builds it)`, 404)
+        return c.body(new Uint8Array(body), 200, { 'content-type': TYPES['.js'], 'cache-control': 'no-cache' })
+      })
+      app.get(`/${name}.map`, async (c) => {
+        const body = await file(`${bundle}.map`)
+        return body ? c.body(new Uint8Array(body), 200, { 'content-type': TYPES['.map'] }) : c.notFound()
+      })
+    }
     app.get('*', async (c, next) => {
       const url = new URL(c.req.url)
       if (url.pathname.startsWith('/v1/') || url.pathname.startsWith('/admin/')) return next()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run build`: everything the npm package ships, in dist/.
 #   1. tsc -p tsconfig.build.json   ESM JavaScript + .d.ts for every entry (sdk, stores, elements, server, contract, core)
-#   2. vite build                   dist/venuekit.js, the script-tag bundle (one classic script, every element)
+#   2. vite build                   dist/venuekit.js, the script-tag bundle (one classic script, every reader-facing
+#                                   element), dist/venuekit-operator.js (<vk-moderation-queue>), dist/venuekit-es.js
 #   3. cem analyze                  dist/custom-elements.json from the elements' JSDoc
 #   4. gen-framework-types          dist/types/{vue,svelte,react}.d.ts from the manifest
 set -euo pipefail
@@ -21,6 +22,8 @@ for (const f of walk("dist").filter((f) => f.endsWith(".d.ts"))) {
 }'
 echo "==> build: script-tag bundle (vite)"
 npx vite build --logLevel warn
+echo "==> build: the operator screen's script (vite): dist/venuekit-operator.js"
+VK_BUNDLE=operator npx vite build --logLevel warn
 echo "==> build: locale scripts (vite): dist/venuekit-es.js"
 VK_LOCALE=es npx vite build --logLevel warn
 echo "==> build: custom-elements.json"

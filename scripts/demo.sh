@@ -11,6 +11,7 @@ source scripts/setup.sh
 vk_ensure_deps
 vk_step "building the script-tag bundle (vite build)"
 npx vite build --logLevel error
+VK_BUNDLE=operator npx vite build --logLevel error
 vk_step "building the demo pages (vite build --config demo/vite.config.ts)"
 npx vite build --config demo/vite.config.ts --logLevel error
 vk_step "starting the demo"

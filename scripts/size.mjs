@@ -17,6 +17,8 @@ export const ENTRIES = [
   { name: 'venuekit/sdk', entry: 'src/sdk/index.ts', budget: 6 * 1024 },
   // The script-tag bundle as it ships (vite.config.ts, one IIFE): every element, the stores, the SDK and lit.
   { name: 'script bundle (dist/venuekit.js)', entry: 'src/bundle.ts', vite: true, budget: 45 * 1024 },
+  // The operator screen's script (VK_BUNDLE=operator): <vk-moderation-queue>, with its own lit and stores.
+  { name: 'operator script (dist/venuekit-operator.js)', entry: 'src/bundle-operator.ts', vite: 'operator', budget: null },
   // Elements: each element entry on its own (with lit, the stores and the SDK it pulls in), then together.
   ...['market-comments', 'comments', 'take-card', 'feed', 'community-takes', 'take-count', 'for-you-rail'].map((n) => ({
     name: `vk-${n}`,
@@ -49,17 +51,29 @@ function elementEntries() {
     .map((n) => `src/elements/${n}/${n}.ts`)
 }
 
-/** The script-tag bundle exactly as `vite build` emits it (root vite.config.ts), without writing it. */
-async function measureViteBundle() {
+/**
+ * A script exactly as `vite build` emits it (root vite.config.ts), without writing it: the script-tag
+ * bundle, or with `which` = 'operator' the operator screen's script (VK_BUNDLE=operator).
+ */
+async function measureViteBundle(which) {
   const { build: viteBuild } = await import('vite')
-  const out = await viteBuild({ root, configFile: `${root}vite.config.ts`, logLevel: 'silent', build: { write: false, sourcemap: false } })
-  const chunk = [out].flat().flatMap((o) => o.output).find((o) => o.type === 'chunk' && o.fileName === 'venuekit.js')
+  const before = process.env.VK_BUNDLE
+  if (which === 'operator') process.env.VK_BUNDLE = 'operator'
+  let out
+  try {
+    out = await viteBuild({ root, configFile: `${root}vite.config.ts`, logLevel: 'silent', build: { write: false, sourcemap: false } })
+  } finally {
+    if (before === undefined) delete process.env.VK_BUNDLE
+    else process.env.VK_BUNDLE = before
+  }
+  const fileName = which === 'operator' ? 'venuekit-operator.js' : 'venuekit.js'
+  const chunk = [out].flat().flatMap((o) => o.output).find((o) => o.type === 'chunk' && o.fileName === fileName)
   const code = Buffer.from(chunk.code)
   return { min: code.length, gzip: gzipSync(code, { level: 9 }).length }
 }
 
 export async function measure({ entry, entries, external = [], vite = false }) {
-  if (vite) return measureViteBundle()
+  if (vite) return measureViteBundle(vite)
   const r = await build({
     absWorkingDir: root,
     // Several entries measure as one bundle: a module importing each of them.

@@ -4,14 +4,14 @@
  *
  * Take prompt: a settled buy from the checkout drawer (`vk.buySettled`) opens it when this wallet,
  * market and side have no answer yet; a silent one-tap send never opens it. Skip and a posted take both
- * answer it. Answers and the open prompt persist (`@nanostores/persistent`), so a reload without an
+ * answer it. Answers and the open prompt persist (`localStorage`, stores/persisted.ts), so a reload without an
  * answer asks again and an answered prompt never asks twice.
  * The prompt belongs to the buying wallet: it is shown only while the session's account holds that wallet
  * (the session's wallet or another wallet of its account, which is who a take is written by, §2.1). Signed
  * out, or signed in as another account, it is hidden, never answered, and kept for the buyer (one open
  * prompt per wallet), who sees it again on signing back in.
  */
-import { persistentMap } from '@nanostores/persistent'
+import { persistedMap } from './persisted.ts'
 import { atom, computed, onMount, type ReadableAtom } from 'nanostores'
 import { isMarketId, isWallet } from '../contract/ids.ts'
 import type { Post, SessionInfo } from '../contract/types.ts'
@@ -133,8 +133,8 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
 
   // The take prompt's persisted state: per buying wallet its open prompt (`<marketId>|<side>`, asked again
   // after a reload and when that wallet signs in again), and the answers.
-  const $open = persistentMap<Record<string, string | undefined>>('vk:take-prompt:open:')
-  const $answered = persistentMap<Record<string, string | undefined>>('vk:take-prompt:answered:')
+  const $open = persistedMap<Record<string, string | undefined>>('vk:take-prompt:open:')
+  const $answered = persistedMap<Record<string, string | undefined>>('vk:take-prompt:answered:')
   ctx.onDispose($open.listen(() => {}))
   ctx.onDispose($answered.listen(() => {}))
   const answerKey = (o: Open) => `${o.wallet}|${o.marketId}|${o.side}`

@@ -5,7 +5,7 @@
  * not "off": in-app defaults to realtime, external channels are opt-in, §2.12). The read state is one
  * store of the page context, so every mount sees the same reads (§6.3).
  */
-import { persistentJSON } from '@nanostores/persistent'
+import { persistedJSON } from './persisted.ts'
 import { atom, computed, onMount, type ReadableAtom } from 'nanostores'
 import type { SubjectType } from '../contract/ids.ts'
 import { effectiveMode, type Channel, type NotificationMode, type PreferenceRow } from '../core/notifications.ts'
@@ -61,7 +61,7 @@ export function events(ctx: Ctx) {
       return $v
     })
 
-  const $prefs = persistentJSON<PreferenceRow[]>('vk:notifications:prefs', [])
+  const $prefs = persistedJSON<PreferenceRow[]>('vk:notifications:prefs', [])
   // Events live as long as the page, so their read state does too: one store for every mount.
   const $read = atom<string[]>([])
   ctx.onDispose($prefs.listen(() => {}))

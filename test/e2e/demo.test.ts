@@ -229,6 +229,18 @@ describe('demo venue end to end (npm run demo, headless Chromium)', () => {
       assert.deepEqual(pageErrors(page), [])
     })
 
+    it("the operator's <vk-moderation-queue> comes with venuekit-operator.js, not the readers' bundle; after the venuekit.js tag it uses that tag's context", async () => {
+      const page = await sitePage(`${tag(`data-base-url="${demo.url}" data-api-key="none" data-venue-id="harbor-markets"`)}<vk-moderation-queue id="q" venue-id="harbor-markets"></vk-moderation-queue>`)
+      await page.waitForFunction(() => customElements.get('vk-market-comments'), undefined, { timeout: WAIT })
+      assert.equal(await page.evaluate(() => !!customElements.get('vk-moderation-queue')), false, 'venuekit.js leaves the operator element out')
+      await page.evaluate(() => ((window as unknown as { ctx0: unknown }).ctx0 = window.venuekit!.context))
+      await page.addScriptTag({ url: `${demo.url}/venuekit-operator.js` })
+      // Signed out, the queue asks to sign in: it found the page's context (no context draws nothing).
+      await page.locator('#q [part~="sign-in"]').waitFor({ timeout: WAIT })
+      assert.equal(await page.evaluate(() => window.venuekit!.context === (window as unknown as { ctx0: unknown }).ctx0 && window.venuekit!.context != null), true, 'one context on the page')
+      assert.deepEqual(pageErrors(page), [])
+    })
+
     it('loading the bundle twice (and once more after load) never throws, and keeps one context and one window.venuekit', async () => {
       const page = await sitePage(`${tag()}<script>window.first = window.venuekit; window.firstContext = window.venuekit.context</script>${tag()}<vk-market-comments id="t" market-id="${btc}"></vk-market-comments>`)
       await thread(page, 't').waitFor({ timeout: WAIT })

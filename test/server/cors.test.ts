@@ -139,7 +139,8 @@ describe('CORS per venue', () => {
   })
 
   it('an unknown key from any origin is the route\'s refusal (401 invalid-venue-key), not an origin refusal', async () => {
-    const r = await keyed(`pck_${'0'.repeat(64)}`, 'https://evil.example')
+    // A read that needs the key's venue (room=self): reads otherwise fail open past a key that is not live.
+    const r = await keyed(`pck_${'0'.repeat(64)}`, 'https://evil.example', 'GET', `${PATHS.feed}?room=self`)
     expectError(r, 401, 'invalid-venue-key')
   })
 })

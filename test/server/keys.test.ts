@@ -64,7 +64,9 @@ describe('venue keys: POST /admin/keys', () => {
     const again = await mint(u.token, { venueId: id, scopes: ['read'], label: 'k2' })
     assert.notEqual(again.body.key, key)
     assert.equal(JSON.stringify(again.body).includes(key), false)
-    assert.equal((await call(svc, 'GET', '/admin/keys', { token: u.token })).status, 404)
+    const list = await call(svc, 'GET', '/admin/keys', { token: u.token })
+    expectError(list, 405, 'method-not-allowed')
+    assert.equal(list.headers.get('allow'), 'POST', 'the path takes POST only: no read lists keys')
   })
 
   it('§5.3 "Keys with any other scope ... must stay on a server": any scope but read and trade is refused, nothing written', async () => {

@@ -1,7 +1,6 @@
 /** Checkout through the venue's adapter, Tail (§2.12) and the take prompt (§3.4). */
 import { after, before, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { setPersistentEngine } from '@nanostores/persistent'
 import { LIMITS } from '../../src/contract/limits.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { VenuekitError } from '../../src/sdk/errors.ts'
@@ -16,10 +15,32 @@ before(async () => {
 after(() => env.svc.close())
 
 /** The browser's localStorage stand-in: kept across a simulated reload (a new context over the same storage). */
-let storage: Record<string, string> = {}
+class MemoryStorage {
+  private items = new Map<string, string>()
+  get length() {
+    return this.items.size
+  }
+  key(i: number) {
+    return [...this.items.keys()][i] ?? null
+  }
+  getItem(k: string) {
+    return this.items.get(k) ?? null
+  }
+  setItem(k: string, v: string) {
+    this.items.set(k, String(v))
+  }
+  removeItem(k: string) {
+    this.items.delete(k)
+  }
+  clear() {
+    this.items.clear()
+  }
+}
 beforeEach(() => {
-  storage = {}
-  setPersistentEngine(storage, { addEventListener() {}, removeEventListener() {} })
+  ;(globalThis as { localStorage?: unknown }).localStorage = new MemoryStorage()
+})
+after(() => {
+  delete (globalThis as { localStorage?: unknown }).localStorage
 })
 
 /** A venue's checkout that records what it was asked to open or buy. */

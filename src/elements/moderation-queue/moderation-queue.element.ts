@@ -8,12 +8,16 @@ import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { tabList } from '../shared/tabs.ts'
 import { StringsController } from '../shared/strings-controller.ts'
-import type { ModerationStrings } from '../shared/strings/index.ts'
+import { LOCALES, type ModerationStrings } from '../shared/strings/index.ts'
+import { moderationEn } from '../shared/strings/moderation.en.ts'
 import { VenuekitController } from '../shared/venuekit-context.ts'
 import { VkElement } from '../shared/vk-element.ts'
 import { styles } from './moderation-queue.styles.ts'
 
 type Action = 'keep' | 'hide' | 'ban' | 'unban'
+// English's `moderation` slice ships with this element, not with every element (shared/strings/index.ts).
+LOCALES.en.moderation ??= moderationEn
+
 const ACTIONS: Action[] = ['keep', 'hide', 'ban', 'unban']
 const TABS: ModState[] = ['open', 'actioned']
 

@@ -7,7 +7,7 @@
 import { createContext } from '@lit/context'
 import { commentsEn, type CommentsStrings } from './comments.en.ts'
 import { roomEn, type RoomStrings } from './room.en.ts'
-import { moderationEn, type ModerationStrings } from './moderation.en.ts'
+import type { ModerationStrings } from './moderation.en.ts'
 import { LOCALES, registerLocale } from './registry.ts'
 
 export type { CommentsStrings, RoomStrings, ModerationStrings }
@@ -27,9 +27,11 @@ export interface StringsContextValue {
 /**
  * Built-in locales. English ships in every build; other locales are registered by importing their
  * module (`venuekit/elements/locales/es`, or the `venuekit-es.js` script next to the bundle), so a page
- * pays only for the languages it uses.
+ * pays only for the languages it uses. English's `moderation` slice is added by the moderation queue's
+ * own module (`registerModerationEn`), so the script bundle, which leaves the operator's element to
+ * `venuekit-operator.js`, does not carry it.
  */
-LOCALES.en ??= { comments: commentsEn, room: roomEn, moderation: moderationEn }
+LOCALES.en ??= { comments: commentsEn, room: roomEn } as StringSlices
 export { LOCALES, registerLocale }
 
 /** The built-in strings for a locale: exact match, then language, then English. */
