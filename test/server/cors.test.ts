@@ -71,7 +71,7 @@ describe('venue origins: PUT /v1/venues/:id/origins', () => {
 })
 
 describe('CORS per venue', () => {
-  const keyed = (key: string, origin?: string, method = 'GET', path = PATHS.rooms) =>
+  const keyed = (key: string, origin?: string, method = 'GET', path: string = PATHS.rooms) =>
     call(svc, method, path, { key, headers: origin ? { origin } : {} })
 
   it('a preflight is answered for any origin, allowing the X-Venue-Key header (it carries no key value)', async () => {
