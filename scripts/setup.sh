@@ -3,7 +3,7 @@
 # Sourced by scripts/test.sh and scripts/demo.sh.
 
 vk_die() { echo "venuekit: $*" >&2; exit 1; }
-vk_step() { echo "==> $*"; }
+vk_step() { echo "==> $* (${SECONDS}s in)"; }
 
 vk_apt_install() {
   if [ "$(id -u)" != "0" ]; then
