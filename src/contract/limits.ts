@@ -22,3 +22,12 @@ export const LIMITS = {
   /** Request body size. */
   bodyMaxBytes: 64 * 1024,
 } as const
+
+/**
+ * A character that draws something: not white space (`\s` covers every space separator), not a format
+ * character (zero-width space and joiners, word joiner, byte-order mark, bidi marks), not a blank filler
+ * (Hangul fillers, braille blank).
+ */
+const VISIBLE = /[^\s\p{Cf}\u115F\u1160\u3164\uFFA0\u2800]/u
+/** Whether a text shows anything: a post body or report reason made only of invisible characters is empty. */
+export const hasVisibleText = (s: string): boolean => VISIBLE.test(s)

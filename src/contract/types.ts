@@ -296,6 +296,8 @@ export interface ModQueueItem {
   lastAction: { action: ModAction; at: string; by: string } | null
   /** Platform-wide state of the post: 'hidden' is the report threshold's hide, 'removed' the operator's. */
   postState: 'visible' | 'hidden' | 'removed'
+  /** The post's author is banned from posting in this queue's scope (the venue, or everywhere on the platform queue). */
+  authorBanned: boolean
 }
 
 export interface ModQueuePage {

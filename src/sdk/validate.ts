@@ -1,5 +1,6 @@
 /** Argument checks made before any request (each throws a ValidationError naming the argument). */
 import { isMarketId, isWallet, NODE_REF_RE, NODE_TYPES, POST_ID_RE, ROOM_ID_RE, SUBJECT_TYPES, type SubjectType } from '../contract/ids.ts'
+import { hasVisibleText } from '../contract/limits.ts'
 import type { NodeRef } from '../contract/types.ts'
 import { ValidationError } from './errors.ts'
 
@@ -14,7 +15,7 @@ export const wallet = (v: string, arg = 'wallet') => (isWallet(v) ? v.toLowerCas
 export const marketId = (v: string, arg = 'marketId') => (isMarketId(v) ? v.toLowerCase() : fail(arg, 'must be a market id (0x and 64 hex characters)'))
 export const postId = (v: string) => (POST_ID_RE.test(v) ? v : fail('postId', 'must be a post id'))
 export const room = (v: string) => (ROOM_ID_RE.test(v) ? v : fail('room', "must be a room id or 'self'"))
-export const text = (v: string, arg: string) => (typeof v == 'string' && v.trim() ? v : fail(arg, 'must not be empty'))
+export const text = (v: string, arg: string) => (typeof v == 'string' && hasVisibleText(v) ? v : fail(arg, 'must not be empty'))
 
 /** A lowercased, deduplicated, sorted list: the key of a set of ids in any order or casing. */
 export const idSet = (ids: readonly string[], check: (v: string, arg: string) => string, arg: string) =>

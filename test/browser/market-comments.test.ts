@@ -31,6 +31,14 @@ const mount = (marketId: string, attrs: { limit?: number; readOnly?: boolean; fo
     ?include-series=${!!attrs.series}
   ></vk-market-comments>`)
 
+/** Types into the composer and presses its submit button; returns the field. */
+function send(el: Element, text: string) {
+  const area = deep<HTMLTextAreaElement>(el, '[part~="composer"] textarea')!
+  area.value = text
+  area.dispatchEvent(new Event('input'))
+  ;(deep(el, '[part~="composer"] [part~="submit"]') as HTMLButtonElement).click()
+  return area
+}
 const rowIds = (el: Element) => deepAll(el, '[part~="row"]').map((r) => r.id)
 const loaded = (el: Element) => until(() => deep(el, '[part~="list"]') || deep(el, '[part~="empty"]'), 'thread loaded')
 
@@ -58,14 +66,25 @@ describe('<vk-market-comments>', () => {
     await vk.signIn((await service()).wallet())
     const el = await mount(market.id)
     await loaded(el)
-    const area = deep<HTMLTextAreaElement>(el, '[part~="composer"] textarea')!
-    area.value = 'my own comment'
-    area.dispatchEvent(new Event('input'))
-    ;(deep(el, '[part~="composer"] [part~="submit"]') as HTMLButtonElement).click()
+    const area = send(el, 'my own comment')
     await until(() => rowIds(el).length === 2, 'own post shown')
     expect(deepText(deep(el, '[part~="row"]')!)).to.include('my own comment')
     expect(rowIds(el)[1]).to.equal(`vk-post-${posts[0].id}`)
     expect(area.value).to.equal('')
+  })
+
+  it('the composer sends nothing for a body of only invisible characters (spaces, zero-width joiners, a byte-order mark): focus returns to the field', async () => {
+    const vk = await makeVk()
+    const { s, market } = await marketWithPosts(1)
+    await vk.signIn(s.wallet())
+    const el = await mount(market.id)
+    await loaded(el)
+    const area = send(el, ' \u200b\u200d\ufeff ')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(rowIds(el).length).to.equal(1)
+    expect((await s.client().posts('event', market.id)).posts.length, 'nothing reached the service').to.equal(1)
+    expect(el.shadowRoot!.activeElement).to.equal(area)
+    expect(area.value).to.equal(' \u200b\u200d\ufeff ')
   })
 
   it('§4.4 rule 1 "load-more": pages follow in order', async () => {

@@ -163,6 +163,8 @@ describe('<vk-moderation-queue>', () => {
       ['hide', posts[1], 'Hide'],
     ]
     for (const [a, post, label] of steps) {
+      // Unban is offered once the queue, read again after the ban, says the author is banned.
+      await until(() => deep(row(el, post.id)!, `button[data-action="${a}"]`), `${a} offered`)
       const release = vk.faults.hold(isPath(`/v1/mod/${a}`, 'POST'))
       if (a === 'ban') await ban(row(el, post.id)!)
       else action(row(el, post.id)!, a).click()
@@ -232,7 +234,7 @@ describe('<vk-moderation-queue>', () => {
     expect(!!deep(el, '[part="load-more"]')).to.equal(false)
   })
 
-  it('issue 7 rule 3 "the actions keep, hide, ban and unban": hide hides on this venue; ban and unban act on the author', async () => {
+  it('issue 7 rule 3 "the actions keep, hide, ban and unban": hide hides on this venue; ban and unban act on the author, and a row offers Unban instead of Ban while its author is banned here', async () => {
     const vk = await makeVk()
     const { s, owner, venueId, posts, author, market } = await reportedVenue(2)
     await vk.signIn(owner)
@@ -246,6 +248,8 @@ describe('<vk-moderation-queue>', () => {
     expect((await reader.posts('event', market.id)).posts.map((p) => p.id)).to.include(posts[0].id)
 
     await until(() => row(el, posts[1].id) && !row(el, posts[0].id), 'second item left')
+    expect(deep(row(el, posts[1].id)!, 'button[data-action="unban"]'), 'no Unban for an author who is not banned').to.equal(null)
+    expect(deep(row(el, posts[1].id)!, '[part="author-banned"]')).to.equal(null)
     await ban(row(el, posts[1].id)!)
     await until(() => deepText(deep(el, '[part="status"]')!) === 'Ban: done', 'banned')
     const e = await author.createPost('event', market.id, 'after the ban').catch((x) => x)
@@ -255,9 +259,17 @@ describe('<vk-moderation-queue>', () => {
     tab(el, 'actioned').click()
     await until(() => row(el, posts[0].id) && row(el, posts[1].id), 'both items in Actioned')
     expect(deepText(row(el, posts[0].id)!)).to.include('Hidden on this venue')
+    // A banned author's rows (both are theirs) offer Unban, not Ban, and say the author is banned here.
+    for (const p of posts) {
+      expect(deep(row(el, p.id)!, 'button[data-action="ban"]'), 'no second Ban for a banned author').to.equal(null)
+      expect(deepText(deep(row(el, p.id)!, '[part="author-banned"]')!)).to.equal('Author banned from posting on this venue')
+    }
     action(row(el, posts[1].id)!, 'unban').click()
     await until(() => deepText(deep(el, '[part="status"]')!) === 'Unban: done', 'unbanned')
     expect((await author.createPost('event', market.id, 'after the unban')).body).to.equal('after the unban')
+    await until(() => posts.every((p) => deep(row(el, p.id)!, 'button[data-action="ban"]') && !deep(row(el, p.id)!, 'button[data-action="unban"]')), 'Ban offered again')
+    expect(deep(row(el, posts[1].id)!, '[part="author-banned"]')).to.equal(null)
+    await expect(el).to.be.accessible()
   })
 
   it('issue 7 rule 3 "Threshold-hidden posts are marked as such"', async () => {

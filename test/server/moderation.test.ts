@@ -307,6 +307,27 @@ describe('§4.2 the other actions', () => {
     assert.equal((await post(svc, author, { subjectType: 'topic', subjectRef: topic })).status, 201)
   })
 
+  it('§2.10 a queue item says whether its author is banned in that queue\'s scope (authorBanned): a venue ban shows in that venue\'s queue only, a global ban in the platform queue; unban clears each', async () => {
+    const { v, author, postId } = await world()
+    const reporter = await signIn(svc, undefined, v.venueId)
+    assert.equal((await report(svc, reporter, postId)).status, 200)
+    const banned = async (who: TestUser, qs = '') => {
+      const item = (await queue(svc, who, qs)).body.items.find((i: { post: { id: string } }) => i.post.id === postId)
+      assert.ok(item, `the item is in the queue (${qs || 'platform'})`)
+      return item.authorBanned
+    }
+    const venueQ = `venueId=${v.venueId}`
+    assert.deepEqual([await banned(v.owner, venueQ), await banned(operator)], [false, false])
+    assert.equal((await act(svc, v.owner, 'ban', { venueId: v.venueId, wallet: author.wallet })).status, 200)
+    assert.deepEqual([await banned(v.owner, venueQ), await banned(operator)], [true, false])
+    assert.equal((await act(svc, operator, 'ban', { wallet: author.wallet })).status, 200)
+    assert.deepEqual([await banned(v.owner, venueQ), await banned(operator)], [true, true])
+    assert.equal((await act(svc, v.owner, 'unban', { venueId: v.venueId, wallet: author.wallet })).status, 200)
+    assert.deepEqual([await banned(v.owner, venueQ), await banned(operator)], [false, true])
+    assert.equal((await act(svc, operator, 'unban', { wallet: author.wallet })).status, 200)
+    assert.deepEqual([await banned(v.owner, venueQ), await banned(operator)], [false, false])
+  })
+
   it('§5.7 "A ban blocks posting only, never reading or trading": after a venue ban and after a global ban the wallet still reads, its gateway sponsorship still says sponsored (keyless on the venue and with the venue\'s key), and its agree still lands', async () => {
     const { v, topic } = await world()
     const banned = await signIn(svc, undefined, v.venueId)

@@ -285,4 +285,25 @@ describe('posts: write path', () => {
     expectError(await call(svc, 'PATCH', '/v1/social/posts/not-an-id', { ...t, body: { body: 'x' } }), 400, 'validation-failed')
     expectError(await call(svc, 'DELETE', '/v1/social/posts/p_0000000000000', t), 404, 'post-not-found')
   })
+
+  it('a body or report reason made only of invisible characters (zero-width spaces and joiners, byte-order mark, bidi marks, blank fillers) is "must not be empty", and nothing is written', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const t = { token: u.token }
+    const invisible = ['\u200b', '\u200b\u200c\u200d', ' \u2060\ufeff ', '\u200e\u200f', '\u3164', '\u2800', '\u00a0\u3000']
+    const before = (await call(svc, 'GET', `/v1/social/posts?subjectType=event&subjectRef=${m.id}`)).body.posts.length
+    for (const body of invisible) {
+      expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body } }), 400, 'validation-failed', "'body' must not be empty")
+    }
+    assert.equal((await call(svc, 'GET', `/v1/social/posts?subjectType=event&subjectRef=${m.id}`)).body.posts.length, before, 'no invisible post was written')
+    // A visible character among them is a body: an emoji joined with zero-width joiners, an accented letter.
+    const ok = await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body: '\u200b👩\u200d💻\u200b' } })
+    assert.equal(ok.status, 201)
+    const id = ok.body.post.id
+    for (const body of invisible) expectError(await call(svc, 'PATCH', `/v1/social/posts/${id}`, { ...t, body: { body } }), 400, 'validation-failed', "'body' must not be empty")
+    const read = (await call(svc, 'GET', `/v1/social/posts?subjectType=event&subjectRef=${m.id}`)).body.posts.find((p: { id: string }) => p.id === id)
+    assert.equal(read.body, '\u200b👩\u200d💻\u200b', 'the refused edits left the body as it was')
+    const other = await signIn(svc)
+    for (const reason of invisible) expectError(await call(svc, 'POST', `/v1/social/posts/${id}/reports`, { token: other.token, body: { reason } }), 400, 'validation-failed', "'reason' must not be empty")
+  })
 })

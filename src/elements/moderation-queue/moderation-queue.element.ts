@@ -18,7 +18,8 @@ type Action = 'keep' | 'hide' | 'ban' | 'unban'
 // English's `moderation` slice ships with this element, not with every element (shared/strings/index.ts).
 LOCALES.en.moderation ??= moderationEn
 
-const ACTIONS: Action[] = ['keep', 'hide', 'ban', 'unban']
+/** The row's actions; the ban slot is Unban while the author is banned in the queue's scope. */
+const ACTIONS: Action[] = ['keep', 'hide', 'ban']
 const TABS: ModState[] = ['open', 'actioned']
 
 /** Where one row's last action stands: pending, then its result. */
@@ -32,7 +33,7 @@ interface RowStatus {
 /**
  * @summary The moderation queue of a venue, or without `venue-id` the operator's platform-wide queue.
  *
- * Open and Actioned tabs, Load more, and the actions Keep, Hide, Ban and Unban (ban and unban act on the
+ * Open and Actioned tabs, Load more, and the actions Keep, Hide, and Ban or, once the author is banned, Unban (both act on the
  * post's author). Ban asks first, naming the author and the scope (this venue, or with no `venue-id` every
  * venue); Escape or Cancel steps back. No action is optimistic: the row shows it pending, then its result,
  * and the queue is read again. Posts the report threshold already hid are marked; an Actioned row says
@@ -56,6 +57,7 @@ interface RowStatus {
  * @csspart body - The post's text.
  * @csspart flags - Report count and hidden markers.
  * @csspart threshold-hidden - The 'hidden by reports' marker.
+ * @csspart author-banned - The author is banned in the queue's scope (the row offers Unban, not Ban).
  * @csspart actions - The action buttons of a row.
  * @csspart action - One action button.
  * @csspart row-status - A row's pending or result line.
@@ -206,6 +208,10 @@ export class VkModerationQueue extends VkElement {
     return html`<p part="row-status" class="failed">${s.t('failed', { action: s.t(st.action), message: failureText(s, st.error, 'failGeneric') })}</p>`
   }
 
+  private actionButton(item: ModQueueItem, a: Action, busy: boolean) {
+    return html`<button type="button" part="action" class="vk-button" data-action=${a} ?disabled=${busy} @click=${() => this.act(item, a)}>${this.str.t(a)}</button>`
+  }
+
   private row(item: ModQueueItem) {
     const s = this.str
     const p = item.post
@@ -228,6 +234,7 @@ export class VkModerationQueue extends VkElement {
           : nothing}
         ${item.postState === 'removed' ? html`<li class="warn">${s.t('removed')}</li>` : nothing}
         ${item.hiddenHere && this.venueId ? html`<li class="warn">${s.t('hiddenHere')}</li>` : nothing}
+        ${item.authorBanned ? html`<li part="author-banned" class="warn">${s.t(this.venueId ? 'authorBanned' : 'authorBannedPlatform')}</li>` : nothing}
         ${item.lastAction && !actioned
           ? html`<li>${s.t('lastAction', { action: s.t(item.lastAction.action as Action) || item.lastAction.action })}</li>`
           : nothing}
@@ -238,7 +245,7 @@ export class VkModerationQueue extends VkElement {
           ${s.t('openPost')}
         </button>
         ${ACTIONS.map((a) =>
-          a === 'ban'
+          a === 'ban' && !item.authorBanned
             ? html`<button
                 type="button"
                 part="action"
@@ -250,7 +257,7 @@ export class VkModerationQueue extends VkElement {
               >
                 ${s.t('ban')}
               </button>`
-            : html`<button type="button" part="action" class="vk-button" data-action=${a} ?disabled=${busy} @click=${() => this.act(item, a)}>${s.t(a)}</button>`,
+            : this.actionButton(item, a === 'ban' ? 'unban' : a, busy),
         )}
       </div>
       ${confirming && !busy ? this.banConfirmation(item, name) : nothing}

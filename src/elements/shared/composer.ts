@@ -10,7 +10,7 @@
  */
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit'
 import { live } from 'lit/directives/live.js'
-import { LIMITS } from '../../contract/limits.ts'
+import { LIMITS, hasVisibleText } from '../../contract/limits.ts'
 import { busy } from './pending.ts'
 import type { VkElement } from './vk-element.ts'
 
@@ -64,7 +64,7 @@ export class Composer implements ReactiveController {
     const area = (e.target as HTMLElement).closest('form')?.querySelector('textarea')
     // While sending, another submit (the button stays focusable, Ctrl+Enter) does nothing and leaves focus be.
     if (this.pending) return
-    if (!body) return area?.focus()
+    if (!hasVisibleText(body)) return area?.focus()
     this.pending = true
     this.failed = false
     this.error = null

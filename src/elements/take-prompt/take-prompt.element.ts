@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit'
+import { hasVisibleText } from '../../contract/limits.ts'
 import type { TakePromptValue } from '../../stores/index.ts'
 import { failureText } from '../shared/failures.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
@@ -184,7 +185,7 @@ export class VkTakePrompt extends VkElement {
     const p = this.shown()
     const field = this.renderRoot.querySelector('textarea')
     const body = field?.value.trim() ?? ''
-    if (!p || !body || this.posting) return
+    if (!p || !hasVisibleText(body) || this.posting) return
     const { marketId, side } = p
     // Whether focus is in the prompt, read before the form is disabled while posting (which drops it).
     const inside = !!(this.renderRoot as ShadowRoot).activeElement

@@ -1,7 +1,7 @@
 /** Post writes: create, edit, delete, react, report; and block / unblock. Reads live in their own modules. */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { LIMITS } from '../../contract/limits.ts'
+import { LIMITS, hasVisibleText } from '../../contract/limits.ts'
 import { PATHS } from '../../contract/paths.ts'
 import type { ServiceContext } from '../context.ts'
 import { requireCaller, accountForWallet } from '../auth/session.ts'
@@ -18,11 +18,11 @@ export const zBody = z
   .pipe(
     z
       .string()
-      .min(1, "must not be empty")
+      .refine(hasVisibleText, 'must not be empty')
       .max(LIMITS.bodyMaxChars, `must be at most ${LIMITS.bodyMaxChars} characters`)
       .refine(noNul, 'must not contain NUL characters'),
   )
-const zReason = z.string().trim().min(1, 'must not be empty').max(LIMITS.reasonMaxChars, `must be at most ${LIMITS.reasonMaxChars} characters`).refine(noNul, 'must not contain NUL characters')
+const zReason = z.string().trim().refine(hasVisibleText, 'must not be empty').max(LIMITS.reasonMaxChars, `must be at most ${LIMITS.reasonMaxChars} characters`).refine(noNul, 'must not contain NUL characters')
 const createPostBody = z.strictObject({
   subjectType: zSubjectType,
   subjectRef: z.string({ message: 'must be a string' }).max(200),

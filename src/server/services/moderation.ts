@@ -265,7 +265,11 @@ export async function queuePage(ctx: ServiceContext, caller: Caller, scope: stri
   const reasons = new Map<string, string[]>()
   const counts = new Map<string, number>()
   const hidesHere = new Set<string>()
+  const banned = new Set<string>()
   if (ids.length) {
+    const authors = [...new Set(page.map((r) => r.account_id))]
+    for (const b of await ctx.db.selectFrom('bans').select('account_id').where('scope', '=', scope).where('account_id', 'in', authors).execute())
+      banned.add(b.account_id)
     const rr = await scopeReports(ctx.db, scope).where('post_id', 'in', ids).orderBy('created_at').execute()
     for (const r of rr) {
       counts.set(r.post_id, (counts.get(r.post_id) ?? 0) + 1)
@@ -288,6 +292,7 @@ export async function queuePage(ctx: ServiceContext, caller: Caller, scope: stri
     state: r.item_state,
     lastAction: r.last_action ? { action: r.last_action as ModAction, at: new Date(r.item_at).toISOString(), by: r.last_actor ?? '' } : null,
     postState: r.state as ModQueueItem['postState'],
+    authorBanned: banned.has(r.account_id),
   }))
   const last = page[page.length - 1]
   return { items, nextCursor: rows.length > limit && last ? encodeCursor([last.item_us, last.id]) : null }

@@ -53,6 +53,9 @@ export const moderationEn = {
   banConfirm: 'Ban {name}',
   cancel: 'Cancel',
   hiddenHere: 'Hidden on this venue',
+  /** The author's ban in the queue's scope (the row then offers Unban instead of Ban). */
+  authorBanned: 'Author banned from posting on this venue',
+  authorBannedPlatform: 'Author banned from posting everywhere',
   removed: 'Removed everywhere',
   lastAction: 'Last action: {action}',
   openPost: 'Open post',

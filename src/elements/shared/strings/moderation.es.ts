@@ -49,6 +49,8 @@ export const moderationEs: ModerationStrings = {
   banConfirm: 'Bloquear a {name}',
   cancel: 'Cancelar',
   hiddenHere: 'Oculta en este sitio',
+  authorBanned: 'Autor bloqueado para publicar en este sitio',
+  authorBannedPlatform: 'Autor bloqueado para publicar en todos los sitios',
   removed: 'Eliminada en todas partes',
   lastAction: 'Última acción: {action}',
   openPost: 'Abrir publicación',
