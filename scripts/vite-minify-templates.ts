@@ -1,7 +1,8 @@
 /**
  * A vite plugin for the script-tag bundle: shrinks the static text of Lit's `css` and `html` templates in
  * src/elements, which a JavaScript minifier leaves untouched (template strings are data to it).
- * - css: comments removed, whitespace runs collapsed, spaces next to `{ } ; ,` removed.
+ * - css: comments removed, whitespace runs collapsed, spaces next to `{ } ; , >` and after `:` removed
+ *   (never before `:`: `.a :focus` is a descendant selector; never around `+`, which calc() needs).
  * - html/svg: whitespace runs that contain a line break become one space (the same rendering in
  *   normal flow; no element template has `<pre>` or multi-line `<textarea>` content).
  * Only whitespace and CSS comments change, so expressions, bindings and text stay as written.
@@ -20,7 +21,8 @@ export function minifyCss(raw: string): string {
   return raw
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\s+/g, ' ')
-    .replace(/\s*([{};,])\s*/g, '$1')
+    .replace(/\s*([{};,>])\s*/g, '$1')
+    .replace(/:\s+/g, ':')
 }
 
 export function minifyHtml(raw: string): string {
