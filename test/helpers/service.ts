@@ -58,6 +58,13 @@ export async function signIn(svc: { url: string }, account = newWallet(), venueI
   return { account, wallet: account.address.toLowerCase(), token: v.body.token }
 }
 
+/** A test service with one platform operator (a fresh wallet), signed in. */
+export async function startWithOperator(opts: ReferenceServiceOptions = {}): Promise<{ svc: TestService; operator: TestUser }> {
+  const op = newWallet()
+  const svc = await startTestService({ ...opts, operators: [op.address] })
+  return { svc, operator: await signIn(svc, op) }
+}
+
 export interface CallResult {
   status: number
   body: any

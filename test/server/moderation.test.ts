@@ -3,15 +3,13 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { MSG } from '../../src/contract/errors.ts'
 import { LIMITS } from '../../src/contract/limits.ts'
-import { addMarket, call, expectError, newWallet, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { addMarket, call, expectError, newWallet, signIn, startTestService, startWithOperator, type TestService, type TestUser } from '../helpers/service.ts'
 import { claimVenue, createRoom, post, type Venue } from '../helpers/venues.ts'
 
 let svc: TestService
 let operator: TestUser
 before(async () => {
-  const op = newWallet()
-  svc = await startTestService({ operators: [op.address] })
-  operator = await signIn(svc, op)
+  ;({ svc, operator } = await startWithOperator())
 })
 after(() => svc.close())
 

@@ -21,15 +21,13 @@ import { migrationProvider } from '../../src/server/db/migrations.ts'
 import { PGliteDialect } from '../../src/server/db/pglite-dialect.ts'
 import type { Database } from '../../src/server/db/schema.ts'
 import { freshPgDatabase } from '../../scripts/lib/pg-database.ts'
-import { addMarket, call, expectError, newWallet, ON_POSTGRES, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { addMarket, call, expectError, ON_POSTGRES, signIn, startWithOperator, type TestService, type TestUser } from '../helpers/service.ts'
 import { ban, makeVenue, venueHide, writePost } from '../helpers/read-fixtures.ts'
 
 let svc: TestService
 let operator: TestUser
 before(async () => {
-  const op = newWallet()
-  svc = await startTestService({ operators: [op.address] })
-  operator = await signIn(svc, op)
+  ;({ svc, operator } = await startWithOperator())
 })
 after(() => svc.close())
 

@@ -5,15 +5,13 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { LIMITS } from '../../src/contract/limits.ts'
-import { call, expectError, newWallet, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { call, expectError, signIn, startWithOperator, type TestService, type TestUser } from '../helpers/service.ts'
 import { claimVenue, createRoom, newVenueId, post, type Venue } from '../helpers/venues.ts'
 
 let svc: TestService
 let operator: TestUser
 before(async () => {
-  const op = newWallet()
-  svc = await startTestService({ operators: [op.address] })
-  operator = await signIn(svc, op)
+  ;({ svc, operator } = await startWithOperator())
 })
 after(() => svc.close())
 

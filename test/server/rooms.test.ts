@@ -2,16 +2,13 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { ERROR_CODES, MSG } from '../../src/contract/errors.ts'
-import { addMarket, call, expectError, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { addMarket, call, expectError, signIn, startWithOperator, type TestService, type TestUser } from '../helpers/service.ts'
 import { claimVenue, createRoom, newVenueId, post } from '../helpers/venues.ts'
 
 let svc: TestService
 let operator: TestUser
 before(async () => {
-  const { newWallet } = await import('../helpers/service.ts')
-  const op = newWallet()
-  svc = await startTestService({ operators: [op.address] })
-  operator = await signIn(svc, op)
+  ;({ svc, operator } = await startWithOperator())
 })
 after(() => svc.close())
 
