@@ -55,12 +55,28 @@ async function faultRoutes(ctx, next) {
   return next()
 }
 
+/**
+ * `executeServerCommand('vk-focus-page')`: brings the test's tab to the front. Chromium delivers focus events
+ * (and so `relatedTarget`, which the take prompt uses to know where focus came from) only to the page whose
+ * window has focus; a test that checks where focus goes calls this first.
+ */
+function focusPageCommand() {
+  return {
+    name: 'vk-focus-page',
+    async executeCommand({ command, session }) {
+      if (command !== 'vk-focus-page') return undefined
+      await session.browser.getPage(session.id).bringToFront()
+      return true
+    },
+  }
+}
+
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: true,
   middleware: [faultRoutes],
   concurrency: 1,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), referenceService()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), referenceService(), focusPageCommand()],
   browsers: [
     chromeLauncher({
       launchOptions: {
