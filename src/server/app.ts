@@ -44,7 +44,8 @@ export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () =
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname
     const allow = methodsOf(path)
-    if (allow.length) {
+    // A path whose routes take this very method but did not match it (a parameter's pattern) is not found.
+    if (allow.length && !allow.includes(c.req.method)) {
       c.header('Allow', allow.join(', '))
       return c.json({ error: { code: 'method-not-allowed', message: `${c.req.method} is not allowed on ${path}; it takes ${allow.join(', ')}` } }, 405)
     }

@@ -83,7 +83,7 @@ describe('<vk-market-comments>', () => {
     await new Promise((r) => setTimeout(r, 300))
     expect(rowIds(el).length).to.equal(1)
     expect((await s.client().posts('event', market.id)).posts.length, 'nothing reached the service').to.equal(1)
-    expect(el.shadowRoot!.activeElement).to.equal(area)
+    expect(el.shadowRoot!.activeElement === area, 'focus returns to the field').to.equal(true)
     expect(area.value).to.equal(' \u200b\u200d\ufeff ')
   })
 

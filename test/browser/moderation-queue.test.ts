@@ -1,6 +1,6 @@
 /** `<vk-moderation-queue>` against the running reference service (issue 7 rule 3, spec §2.10, §3.1, §4.4 rule 6, §7). */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
-import { sendKeys } from '@web/test-runner-commands'
+import { executeServerCommand, sendKeys } from '@web/test-runner-commands'
 import '../../src/elements/moderation-queue/moderation-queue.ts'
 import '../../src/elements/strings-provider/strings-provider.ts'
 import '../../src/elements/locales/es.ts'
@@ -138,7 +138,7 @@ describe('<vk-moderation-queue>', () => {
     await until(() => deepText(row(el, posts[0].id)!).includes('Working…'), 'pending')
     // Not optimistic: while the service has not answered, the item is still in Open and its actions wait.
     expect(row(el, posts[0].id)!.getAttribute('aria-busy')).to.equal('true')
-    expect(action(row(el, posts[0].id)!, 'hide').disabled).to.equal(true)
+    expect(action(row(el, posts[0].id)!, 'hide').getAttribute('aria-disabled'), 'busy, still focusable').to.equal('true')
     await new Promise((r) => setTimeout(r, 150))
     expect(row(el, posts[0].id)).to.not.equal(null)
     release()
@@ -248,8 +248,8 @@ describe('<vk-moderation-queue>', () => {
     expect((await reader.posts('event', market.id)).posts.map((p) => p.id)).to.include(posts[0].id)
 
     await until(() => row(el, posts[1].id) && !row(el, posts[0].id), 'second item left')
-    expect(deep(row(el, posts[1].id)!, 'button[data-action="unban"]'), 'no Unban for an author who is not banned').to.equal(null)
-    expect(deep(row(el, posts[1].id)!, '[part="author-banned"]')).to.equal(null)
+    expect(!!deep(row(el, posts[1].id)!, 'button[data-action="unban"]'), 'no Unban for an author who is not banned').to.equal(false)
+    expect(!!deep(row(el, posts[1].id)!, '[part="author-banned"]')).to.equal(false)
     await ban(row(el, posts[1].id)!)
     await until(() => deepText(deep(el, '[part="status"]')!) === 'Ban: done', 'banned')
     const e = await author.createPost('event', market.id, 'after the ban').catch((x) => x)
@@ -261,14 +261,14 @@ describe('<vk-moderation-queue>', () => {
     expect(deepText(row(el, posts[0].id)!)).to.include('Hidden on this venue')
     // A banned author's rows (both are theirs) offer Unban, not Ban, and say the author is banned here.
     for (const p of posts) {
-      expect(deep(row(el, p.id)!, 'button[data-action="ban"]'), 'no second Ban for a banned author').to.equal(null)
+      expect(!!deep(row(el, p.id)!, 'button[data-action="ban"]'), 'no second Ban for a banned author').to.equal(false)
       expect(deepText(deep(row(el, p.id)!, '[part="author-banned"]')!)).to.equal('Author banned from posting on this venue')
     }
     action(row(el, posts[1].id)!, 'unban').click()
     await until(() => deepText(deep(el, '[part="status"]')!) === 'Unban: done', 'unbanned')
     expect((await author.createPost('event', market.id, 'after the unban')).body).to.equal('after the unban')
     await until(() => posts.every((p) => deep(row(el, p.id)!, 'button[data-action="ban"]') && !deep(row(el, p.id)!, 'button[data-action="unban"]')), 'Ban offered again')
-    expect(deep(row(el, posts[1].id)!, '[part="author-banned"]')).to.equal(null)
+    expect(!!deep(row(el, posts[1].id)!, '[part="author-banned"]')).to.equal(false)
     await expect(el).to.be.accessible()
   })
 
@@ -305,6 +305,7 @@ describe('<vk-moderation-queue>', () => {
   })
 
   it('§4.4 rule 6 actions "ban": Ban asks first, naming the author and the scope (this venue, or every venue in the platform queue); Escape or Cancel sends nothing and returns focus to Ban; the confirmation works from the keyboard', async () => {
+    await executeServerCommand('vk-focus-page')
     const vk = await makeVk()
     const { s, owner, venueId, posts, author } = await reportedVenue(1)
     await setProfile(author.session!.token, { name: 'Riley Quinn' })
@@ -341,6 +342,8 @@ describe('<vk-moderation-queue>', () => {
     await sendKeys({ press: 'Enter' })
     await until(() => deepText(deep(el, '[part="status"]')!) === 'Ban: done', 'banned')
     expect(banCalls()).to.equal(1)
+    // The decided item left Open, the last one: focus is on the tab, not lost to the page.
+    await until(() => deepActive() === tab(el, 'open'), 'focus on the Open tab')
     expect((await author.createPost('event', posts[0].subjectRef, 'after').catch((x) => x)).code).to.equal('banned')
     // The platform queue: the scope is every venue.
     await vk.signOut()
@@ -351,6 +354,64 @@ describe('<vk-moderation-queue>', () => {
     await until(() => deep(row(platform, posts[0].id)!, '[part="confirm"]'), 'confirmation')
     expect(deepText(deep(row(platform, posts[0].id)!, '[part="confirm"] p')!)).to.equal('Ban Riley Quinn from posting everywhere, on every venue? They can still read and trade.')
     expect(deep(platform, '[role="tablist"]')!.getAttribute('aria-label')).to.equal('Platform queue')
+  })
+
+  it('issue 6 rule 9 "keyboard access": focus stays in the queue through an action: on its button while pending (aria-disabled, busy); on the row now in its place when the decided row leaves the tab; on Unban when Ban turns into it (and back); on the tab when no row is left', async () => {
+    // Focus events reach only the page in front (web-test-runner.config.mjs).
+    await executeServerCommand('vk-focus-page')
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(2)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => rows(el).length === 2, 'two items')
+    const firstId = rows(el)[0].dataset.postId!
+    const release = vk.faults.hold(isPath('/v1/mod/keep', 'POST'))
+    action(row(el, firstId)!, 'keep').focus()
+    await sendKeys({ press: 'Enter' })
+    await until(() => action(row(el, firstId)!, 'keep').getAttribute('aria-disabled') === 'true', 'keep pending')
+    expect(deepActive() === action(row(el, firstId)!, 'keep'), 'focus stays on the busy button').to.equal(true)
+    release()
+    await until(() => rows(el).length === 1, 'the kept item left Open')
+    const other = rows(el)[0]
+    await until(() => other.contains(deepActive()), 'focus on the row now in its place')
+    // Actioned: the kept row, its author not banned. Ban (confirmed from the keyboard) turns into Unban there.
+    tab(el, 'actioned').click()
+    await until(() => row(el, firstId), 'the kept item in Actioned')
+    action(row(el, firstId)!, 'ban').focus()
+    await sendKeys({ press: 'Enter' })
+    await until(() => deepActive() === deep(row(el, firstId)!, '[data-confirm="cancel"]'), 'focus on Cancel')
+    await sendKeys({ press: 'Tab' })
+    await sendKeys({ press: 'Enter' })
+    await until(() => deepActive() === action(row(el, firstId)!, 'unban'), 'focus on Unban, in Ban\'s place')
+    await sendKeys({ press: 'Enter' })
+    await until(() => deepActive() === action(row(el, firstId)!, 'ban'), 'focus on Ban again after Unban')
+    // Open: the last item decided, no row left: focus goes to the tab.
+    tab(el, 'open').click()
+    await until(() => rows(el).length === 1, 'the last open item')
+    action(rows(el)[0], 'hide').focus()
+    await sendKeys({ press: 'Enter' })
+    await until(() => deep(el, '[part="empty"]'), 'nothing left in Open')
+    await until(() => deepActive() === tab(el, 'open'), 'focus on the Open tab')
+    expect(posts.length).to.equal(2)
+  })
+
+  it('what one moderator did is never shown to the next: a result that comes back after a sign-out and another sign-in is not shown on the row nor announced', async () => {
+    const vk = await makeVk()
+    const { s, owner, venueId, posts } = await reportedVenue(1)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id), 'open item')
+    const release = vk.faults.hold(isPath('/v1/mod/hide', 'POST'))
+    action(row(el, posts[0].id)!, 'hide').click()
+    await until(() => deep(row(el, posts[0].id)!, '[part="row-status"].pending'), 'hide pending')
+    await vk.signOut()
+    await vk.signIn(s.operator())
+    await until(() => row(el, posts[0].id), 'the operator reads the same queue')
+    release()
+    await new Promise((r) => setTimeout(r, 400))
+    // (A boolean: chai describing a DOM node in a failure message can take minutes.)
+    expect(!!deep(row(el, posts[0].id) ?? el, '[part="row-status"]'), 'no result line for the next reader').to.equal(false)
+    expect(deepText(deep(el, '[part="status"]')!)).to.equal('')
   })
 
   it('issue 7 rule 3 "load-more"', async () => {

@@ -103,5 +103,19 @@ describe('bad input: every 4xx names the input and the rule it broke', () => {
     assert.equal(room.headers.get('allow'), 'POST')
     expectError(await call(svc, 'GET', '/v1/social/nothing-here'), 404, 'not-found', 'no route for GET /v1/social/nothing-here')
     expectError(await call(svc, 'DELETE', '/v1/markets/not-a-market'), 404, 'not-found')
+    // A route whose parameter pattern holds a slash (`/v1/markets/:id{0x[^/]*}`) is matched whole.
+    const market = await call(svc, 'POST', PATHS.market(`0x${'ab'.repeat(32)}`))
+    expectError(market, 405, 'method-not-allowed')
+    assert.equal(market.headers.get('allow'), 'GET, HEAD')
+  })
+
+  it('a path the router does not serve as written (a trailing slash) is 404 for the method its routes take, never "GET is not allowed … it takes GET"', async () => {
+    for (const path of [`${PATHS.feed}/`, `${PATHS.rooms}/`, `${PATHS.roomJoin('some-room')}/`]) {
+      for (const method of ['GET', 'POST']) {
+        const r = await call(svc, method, path)
+        assert.equal(r.status, 404, `${method} ${path}: ${JSON.stringify(r.body)}`)
+        expectError(r, 404, 'not-found', `no route for ${method} ${path}`)
+      }
+    }
   })
 })

@@ -1,8 +1,9 @@
-import { html, nothing } from 'lit'
+import { html, nothing, type PropertyValues } from 'lit'
 import type { ModQueueItem, ModState } from '../../contract/types.ts'
 import { failureText } from '../shared/failures.ts'
 import { absoluteTime } from '../shared/format.ts'
 import { displayName } from '../shared/identity.ts'
+import { busy, focusLost } from '../shared/pending.ts'
 import { emptyState, errorState, loadingState, pagedTail } from '../shared/states.ts'
 import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
@@ -99,6 +100,12 @@ export class VkModerationQueue extends VkElement {
   declare private announce: string
   /** The row whose Ban is being confirmed, and for which reader (another reader never sees it). */
   declare private confirming: { postId: string; reader: string } | null
+  /**
+   * After an action: the queue is read again, and the row leaves the tab or its Ban turns into Unban (and
+   * back), which takes the focused control out of the DOM. Where focus goes then: the control in its place,
+   * else the row now at the same position (or the last one), else the tab.
+   */
+  private refocus: { postId: string; action: Action; index: number; items: unknown } | null = null
 
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'moderation')
@@ -146,6 +153,8 @@ export class VkModerationQueue extends VkElement {
 
   private confirmBan(item: ModQueueItem) {
     this.confirming = null
+    // The confirmation (and its focused button) goes: focus waits on the row's Ban, busy while it runs.
+    this.focusInRow(item.post.id, 'button[data-action="ban"]')
     void this.act(item, 'ban')
   }
 
@@ -186,14 +195,21 @@ export class VkModerationQueue extends VkElement {
     if (!m) return
     const key = item.post.id
     const s = this.str
+    const reader = this.session.value?.accountId
+    this.refocus = null
     this.status = { ...this.status, [key]: { action, phase: 'pending' } }
     try {
       if (action === 'ban' || action === 'unban') await m[action](item.post.author, item.post.id)
       else await m[action](item.post.id)
+      // A result that comes back after a sign-out or another sign-in is the previous moderator's: not shown.
+      if (this.session.value?.accountId !== reader) return
       this.status = { ...this.status, [key]: { action, phase: 'done' } }
       this.announce = s.t('done', { action: s.t(action) })
+      const items = this.queue.value?.items ?? []
+      this.refocus = { postId: key, action, index: Math.max(0, items.findIndex((i) => i.post.id === key)), items }
       this.emit('vk-moderated', action === 'ban' || action === 'unban' ? { action, wallet: item.post.author } : { action, postId: item.post.id })
     } catch (error) {
+      if (this.session.value?.accountId !== reader) return
       this.status = { ...this.status, [key]: { action, phase: 'failed', error } }
       this.announce = s.t('failed', { action: s.t(action), message: failureText(s, error, 'failGeneric') })
       this.emit('vk-error', { error })
@@ -208,19 +224,19 @@ export class VkModerationQueue extends VkElement {
     return html`<p part="row-status" class="failed">${s.t('failed', { action: s.t(st.action), message: failureText(s, st.error, 'failGeneric') })}</p>`
   }
 
-  private actionButton(item: ModQueueItem, a: Action, busy: boolean) {
-    return html`<button type="button" part="action" class="vk-button" data-action=${a} ?disabled=${busy} @click=${() => this.act(item, a)}>${this.str.t(a)}</button>`
+  private actionButton(item: ModQueueItem, a: Action, pending: boolean) {
+    return html`<button type="button" part="action" class="vk-button" data-action=${a} ${busy(pending)} @click=${() => this.act(item, a)}>${this.str.t(a)}</button>`
   }
 
   private row(item: ModQueueItem) {
     const s = this.str
     const p = item.post
     const st = this.status[p.id]
-    const busy = st?.phase === 'pending'
+    const pending = st?.phase === 'pending'
     const name = displayName(this.names.value?.profiles[p.author.toLowerCase()], p.author)
     const actioned = item.state === 'actioned'
     const confirming = this.isConfirming(p.id)
-    return html`<li part="row" id=${`vk-post-${p.id}`} data-post-id=${p.id} aria-busy=${busy ? 'true' : 'false'}>
+    return html`<li part="row" id=${`vk-post-${p.id}`} data-post-id=${p.id} aria-busy=${pending ? 'true' : 'false'}>
       <div class="meta">
         <span class="author">${name}</span>
         <time datetime=${p.createdAt}>${absoluteTime(p.createdAt, s.locale)}</time>
@@ -252,17 +268,35 @@ export class VkModerationQueue extends VkElement {
                 class="vk-button"
                 data-action="ban"
                 aria-expanded=${confirming ? 'true' : 'false'}
-                ?disabled=${busy}
+                ${busy(pending)}
                 @click=${() => (confirming ? this.cancelBan(item) : this.askBan(item))}
               >
                 ${s.t('ban')}
               </button>`
-            : this.actionButton(item, a === 'ban' ? 'unban' : a, busy),
+            : this.actionButton(item, a === 'ban' ? 'unban' : a, pending),
         )}
       </div>
-      ${confirming && !busy ? this.banConfirmation(item, name) : nothing}
+      ${confirming && !pending ? this.banConfirmation(item, name) : nothing}
       ${this.rowStatus(st)}
     </li>`
+  }
+
+  protected override updated(changed: PropertyValues<this>) {
+    super.updated(changed)
+    const r = this.refocus
+    const items = this.queue.value?.items
+    // Once, on the first render of the queue as read again after the action.
+    if (!r || !items || items === r.items) return
+    this.refocus = null
+    if (!focusLost()) return
+    const row = this.rowEl(r.postId)
+    const swap = r.action === 'ban' ? 'unban' : r.action === 'unban' ? 'ban' : r.action
+    const rows = [...this.renderRoot.querySelectorAll<HTMLElement>('[part="row"]')]
+    const to =
+      row?.querySelector<HTMLElement>(`button[data-action="${swap}"]`) ??
+      (rows[r.index] ?? rows[rows.length - 1])?.querySelector<HTMLElement>('[part="actions"] button') ??
+      this.renderRoot.querySelector<HTMLElement>(`#tab-${this.tab}`)
+    to?.focus()
   }
 
   /** Another tab: the rows' result lines ('Hide: done') and an open Ban confirmation belong to the last one. */
@@ -271,6 +305,7 @@ export class VkModerationQueue extends VkElement {
     this.tab = t
     this.status = {}
     this.confirming = null
+    this.refocus = null
   }
 
   private panel() {

@@ -5,15 +5,31 @@
  */
 import type { Hono } from 'hono'
 
-/** A route path (`/v1/rooms/:room`, `/v1/markets/:id{0x[^/]*}`) as an anchored pattern. */
+/** A route path's segments: split on the slashes outside a parameter's `{pattern}` (which may hold slashes). */
+function segmentsOf(path: string): string[] {
+  const out = ['']
+  let depth = 0
+  for (const ch of path) {
+    if (ch === '{') depth++
+    else if (ch === '}') depth--
+    if (ch === '/' && depth === 0) out.push('')
+    else out[out.length - 1] += ch
+  }
+  return out
+}
+
+/**
+ * A route path (`/v1/rooms/:room`, `/v1/markets/:id{0x[^/]*}`) as an anchored pattern, matching exactly what
+ * the router matches: no trailing slash (the router serves none, so `/v1/rooms/` is 404, not 405).
+ */
 function patternOf(path: string): RegExp {
-  const parts = path.split('/').map((seg) => {
+  const parts = segmentsOf(path).map((seg) => {
     if (seg === '*') return '.*'
     const param = /^:[A-Za-z0-9_]+(?:\{(.+)\})?$/.exec(seg)
     if (param) return param[1] ? `(?:${param[1]})` : '[^/]+'
     return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   })
-  return new RegExp(`^${parts.join('/')}/?$`)
+  return new RegExp(`^${parts.join('/')}$`)
 }
 
 /** The methods other routes of the app answer on a path (empty: no route serves it). */

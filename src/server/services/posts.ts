@@ -169,7 +169,7 @@ export async function createPost(
 }
 
 /** Why a post that is not visible cannot be edited (§3.1): its text is what the moderators review. */
-export const EDIT_REFUSED = {
+const EDIT_REFUSED = {
   hidden: 'this post is under review; it cannot be edited until a moderator has reviewed it',
   removed: 'this post was removed by a moderator; it cannot be edited',
 } as const

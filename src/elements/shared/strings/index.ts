@@ -28,7 +28,7 @@ export interface StringsContextValue {
  * Built-in locales. English ships in every build; other locales are registered by importing their
  * module (`venuekit/elements/locales/es`, or the `venuekit-es.js` script next to the bundle), so a page
  * pays only for the languages it uses. English's `moderation` slice is added by the moderation queue's
- * own module (`registerModerationEn`), so the script bundle, which leaves the operator's element to
+ * own module (`LOCALES.en.moderation ??= moderationEn` in moderation-queue.element.ts), so the script bundle, which leaves the operator's element to
  * `venuekit-operator.js`, does not carry it.
  */
 LOCALES.en ??= { comments: commentsEn, room: roomEn } as StringSlices
