@@ -16,6 +16,8 @@ export default defineConfig({
   plugins: [minifyLitTemplates()],
   define: {
     __VENUEKIT_VERSION__: JSON.stringify(pkg.version),
+    // The script bundle is a production build: development-only checks (src/sdk/config.ts) are dropped.
+    __VENUEKIT_DEV__: 'false',
     'process.env.NODE_ENV': JSON.stringify('production'),
   },
   build: {

@@ -59,12 +59,15 @@ export function warnOnce(message: string) {
   console.warn(`[venuekit] ${message}`)
 }
 
+/** Set by the script bundle's build (vite.config.ts `define`): `false` there, so its minifier drops the dev-only code. */
+declare const __VENUEKIT_DEV__: boolean | undefined
 /**
- * Development build: anything but NODE_ENV=production. Bundlers replace the exact text `process.env.NODE_ENV`
- * (the script bundle's too), so it is read as written: a production bundle holds `"production" !== …` and
- * no reference to `process`. Unbundled in a browser, `process` is missing: that is a development build.
+ * Development build: anything but NODE_ENV=production. Bundlers replace the exact text `process.env.NODE_ENV`,
+ * so it is read as written: a production bundle holds `"production" !== …` and no reference to `process`.
+ * Unbundled in a browser, `process` is missing: that is a development build.
  */
 const isDev = () => {
+  if (typeof __VENUEKIT_DEV__ == 'boolean') return __VENUEKIT_DEV__
   try {
     return process.env.NODE_ENV !== 'production'
   } catch {

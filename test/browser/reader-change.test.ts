@@ -7,6 +7,7 @@
 import { expect, fixture, html } from '@open-wc/testing'
 import '../../src/elements/room-feed/room-feed.ts'
 import '../../src/elements/take-card/take-card.ts'
+import '../../src/elements/market-comments/market-comments.ts'
 import '../../src/elements/moderation-queue/moderation-queue.ts'
 import type { VkRoomFeed } from '../../src/elements/room-feed/room-feed.element.ts'
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
@@ -108,6 +109,76 @@ describe('a reader\'s failures are theirs: a sign-out or another sign-in clears 
     await until(() => row(), 'the queue read for the operator')
     expect(!!deep(row()!, '[part="row-status"]'), "not the previous moderator's outcome").to.equal(false)
     expect(deepText(deep(el, '[part="status"]')!)).to.equal('')
+  })
+})
+
+describe('a result that comes back after the reader changed is the previous reader\'s: it is not shown', () => {
+  afterEach(() => disposeVk())
+
+  it('take card: an Agree that fails after a sign-out and another sign-in shows no failure line to the next reader', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const { post } = await take()
+    await vk.signIn(s.wallet())
+    const el = await card(post)
+    await until(() => part(el, 'agree'), 'Agree')
+    const agree = vk.faults.hold(isPath('/reactions', 'POST'), 500)
+    ;(part(el, 'agree') as HTMLButtonElement).click()
+    await vk.signOut()
+    await vk.signIn(s.wallet())
+    await until(() => part(el, 'agree'), 'another reader')
+    agree()
+    await new Promise((r) => setTimeout(r, 400))
+    await el.updateComplete
+    expect(!!deep(el, '.failure[role="alert"]'), 'no Agree failure for the next reader').to.equal(false)
+  })
+
+  it('market thread: a post that fails after a sign-out and another sign-in shows no failure under the next reader\'s composer, and leaves their text alone', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const market = await s.addMarket()
+    await vk.signIn(s.wallet())
+    const el = await fixture(html`<vk-market-comments market-id=${market.id}></vk-market-comments>`)
+    await until(() => deep(el, 'form[part~="composer"] textarea'), 'the composer')
+    const type = (text: string) => {
+      const area = deep<HTMLTextAreaElement>(el, 'form[part~="composer"] textarea')!
+      area.value = text
+      area.dispatchEvent(new Event('input'))
+    }
+    type('this one will fail')
+    const release = vk.faults.hold(isPath('/v1/social/posts', 'POST'), 500)
+    deep<HTMLButtonElement>(el, 'form[part~="composer"] [part~="submit"]')!.click()
+    await vk.signOut()
+    await vk.signIn(s.wallet())
+    await until(() => deep(el, 'form[part~="composer"] textarea'), 'another reader\'s composer')
+    type('the next reader\'s draft')
+    release()
+    await new Promise((r) => setTimeout(r, 400))
+    await (el as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete
+    expect(!!deep(el, 'form[part~="composer"] [part~="failure"]'), 'no failure for the next reader').to.equal(false)
+    expect(deep<HTMLTextAreaElement>(el, 'form[part~="composer"] textarea')!.value).to.equal("the next reader's draft")
+  })
+
+  it('room feed: a post refused ("join this room to post in it") after a sign-out and another sign-in shows no refusal to the next reader', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const v = await s.venue()
+    const roomId = await s.room(v, { type: 'category', ref: freshRef('room') })
+    await vk.signIn({ ...s.wallet(), venueId: v.venueId })
+    const el = await fixture<VkRoomFeed>(html`<vk-room-feed room-id=${roomId}></vk-room-feed>`)
+    await until(() => deep(el, 'form[part="composer"] textarea') && part(el, 'join-card'), 'the composer and the join card')
+    const area = deep<HTMLTextAreaElement>(el, 'form[part="composer"] textarea')!
+    area.value = 'not a member, not following'
+    area.dispatchEvent(new Event('input'))
+    const release = vk.faults.hold(isPath('/v1/social/posts', 'POST'))
+    deep<HTMLButtonElement>(el, 'form[part="composer"] [part="submit"]')!.click()
+    await vk.signOut()
+    await vk.signIn({ ...s.wallet(), venueId: v.venueId })
+    await until(() => deep(el, 'form[part="composer"]') && part(el, 'join-card'), 'another reader')
+    release()
+    await new Promise((r) => setTimeout(r, 400))
+    await el.updateComplete
+    expect(textOf(el, 'refusal'), 'the refusal was the previous reader\'s').to.equal(null)
   })
 })
 

@@ -195,21 +195,21 @@ export class VkModerationQueue extends VkElement {
     if (!m) return
     const key = item.post.id
     const s = this.str
-    const reader = this.session.value?.accountId
+    const mine = this.reader.mine()
     this.refocus = null
     this.status = { ...this.status, [key]: { action, phase: 'pending' } }
     try {
       if (action === 'ban' || action === 'unban') await m[action](item.post.author, item.post.id)
       else await m[action](item.post.id)
       // A result that comes back after a sign-out or another sign-in is the previous moderator's: not shown.
-      if (this.session.value?.accountId !== reader) return
+      if (!mine()) return
       this.status = { ...this.status, [key]: { action, phase: 'done' } }
       this.announce = s.t('done', { action: s.t(action) })
       const items = this.queue.value?.items ?? []
       this.refocus = { postId: key, action, index: Math.max(0, items.findIndex((i) => i.post.id === key)), items }
       this.emit('vk-moderated', action === 'ban' || action === 'unban' ? { action, wallet: item.post.author } : { action, postId: item.post.id })
     } catch (error) {
-      if (this.session.value?.accountId !== reader) return
+      if (!mine()) return
       this.status = { ...this.status, [key]: { action, phase: 'failed', error } }
       this.announce = s.t('failed', { action: s.t(action), message: failureText(s, error, 'failGeneric') })
       this.emit('vk-error', { error })

@@ -201,13 +201,14 @@ export class VkRoomFeed extends VkElement {
     }
     if (!actions || !subject) return false
     this.refusal = null
+    const mine = this.reader.mine()
     try {
       const post = await actions.create(subject[0], subject[1], body, this.roomId ? { room: this.roomId } : {})
       // A follower's first post made them a member (§3.3): read the membership again.
       this.member.value?.refresh()
       this.emit('vk-post-created', { post })
     } catch (e) {
-      this.failed('post', e)
+      if (mine()) this.failed('post', e)
       return false
     }
   }
@@ -216,15 +217,17 @@ export class VkRoomFeed extends VkElement {
     const m = this.member.value
     if (!m || !this.roomId) return
     this.refusal = null
+    const mine = this.reader.mine()
     try {
       const r = await m.join()
+      if (!mine()) return
       if (r.refused) this.refusal = { at: 'membership', text: this.str.t('joinRefused') }
       else {
         this.focusTo = 'leave'
         this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: true })
       }
     } catch (e) {
-      this.failed('membership', e)
+      if (mine()) this.failed('membership', e)
     }
   }
 
@@ -232,13 +235,15 @@ export class VkRoomFeed extends VkElement {
     const m = this.member.value
     if (!m || !this.roomId) return
     this.refusal = null
+    const mine = this.reader.mine()
     try {
       await m.leave()
+      if (!mine()) return
       this.focusTo = 'join'
       this.requestUpdate()
       this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: false })
     } catch (e) {
-      this.failed('membership', e)
+      if (mine()) this.failed('membership', e)
     }
   }
 

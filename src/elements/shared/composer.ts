@@ -31,6 +31,8 @@ export class Composer implements ReactiveController {
   failed = false
   /** What the last send threw (while `failed`). */
   error: unknown = null
+  /** Counts `clearFailure` calls: a send that answers after the reader changed shows nothing. */
+  private epoch = 0
 
   constructor(
     private readonly host: ReactiveControllerHost & Pick<VkElement, 'emit'>,
@@ -43,8 +45,9 @@ export class Composer implements ReactiveController {
 
   hostConnected() {}
 
-  /** Forgets the last failure and keeps the text (e.g. when the reader changes: `ReaderChange`). */
+  /** Forgets the last failure and keeps the text (when the reader changes: `ReaderChange`); a send still in flight shows nothing. */
   clearFailure() {
+    this.epoch++
     if (!this.failed) return
     this.failed = false
     this.error = null
@@ -69,9 +72,11 @@ export class Composer implements ReactiveController {
     this.failed = false
     this.error = null
     this.host.requestUpdate()
+    const at = this.epoch
     try {
-      if ((await this.send(body)) !== false) this.value = ''
+      if ((await this.send(body)) !== false && at === this.epoch) this.value = ''
     } catch (error) {
+      if (at !== this.epoch) return
       this.failed = true
       this.error = error
       this.host.emit('vk-error', { error })

@@ -10,6 +10,8 @@ import type { SessionInfo } from '../../contract/types.ts'
 export class ReaderChange implements ReactiveController {
   /** The session's token at the last update ('' signed out); undefined until the session is known. */
   private seen: string | undefined
+  /** Counts the changes: an action started under one reader checks it before showing its result. */
+  private epoch = 0
 
   /** `session`: the page's session (undefined while the element has no venuekit context). */
   constructor(
@@ -24,7 +26,20 @@ export class ReaderChange implements ReactiveController {
     const s = this.session()
     if (s === undefined) return
     const now = s?.token ?? ''
-    if (this.seen !== undefined && this.seen !== now) this.onChange()
+    if (this.seen !== undefined && this.seen !== now) {
+      this.epoch++
+      this.onChange()
+    }
     this.seen = now
+  }
+
+  /**
+   * Call when an action starts; the function it returns says whether the reader is still the same. A result
+   * that comes back after a change is the previous reader's: not shown (a change before the host's next update
+   * is caught by `onChange`, which runs then and clears what was shown).
+   */
+  mine(): () => boolean {
+    const at = this.epoch
+    return () => at === this.epoch
   }
 }

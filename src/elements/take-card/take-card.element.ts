@@ -214,13 +214,14 @@ export class VkTakeCard extends VkElement {
     const active = !now.agreed
     this.failure = null
     this.agreeShown = { agreed: active, agrees: Math.max(0, now.agrees + (active ? 1 : -1)) }
+    const mine = this.reader.mine()
     try {
       const r = await actions.react(p, active)
       this.agreeShown = { agreed: r.agreed, agrees: r.agrees }
     } catch (error) {
       // The store rolled back its copies; roll back ours.
       this.agreeShown = null
-      this.fail('agreeFailed', error)
+      if (mine()) this.fail('agreeFailed', error)
     }
   }
 
@@ -252,6 +253,7 @@ export class VkTakeCard extends VkElement {
     const p = this.post
     if (!p || !this.actions) return
     this.failure = null
+    const mine = this.reader.mine()
     try {
       await this.actions.remove(p.id)
       const refocus = mayMoveFocus(this)
@@ -260,7 +262,7 @@ export class VkTakeCard extends VkElement {
       // Focus was on the confirmation, now gone: the next post (or the line saying this one is deleted).
       if (refocus) this.updateComplete.then(() => (next ?? this.renderRoot.querySelector<HTMLElement>(`#${this.uid}-deleted`))?.focus())
     } catch (error) {
-      this.fail('deleteFailed', error)
+      if (mine()) this.fail('deleteFailed', error)
     }
   }
 
