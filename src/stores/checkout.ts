@@ -92,12 +92,12 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     if (!m) throw new VenuekitError('market-not-found', 'no market with this id')
     if (!isTradeable(m)) throw new VenuekitError('not-tradeable', 'this market is not open for trading (closed, resolved or voided)')
   }
-  const openCheckout = async (o: CheckoutTarget) => {
+  const openCheckout = async (o: CheckoutTarget, source: 'button' | 'tail' = 'button') => {
     const a = $checkout.get()
     if (!a) throw noAdapter()
     const t = checkTarget(o)
     await assertTradeable(t.marketId)
-    await a.openCheckout({ source: 'button', ...t })
+    await a.openCheckout({ source, ...t })
   }
   const predict = async (o: PredictOrder) => {
     const a = $checkout.get()
@@ -121,13 +121,11 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     tail: (post) => {
       const t = tailTarget(post)
       if (!t) return false
-      try {
-        // The drawer reports its own outcome (vk.buySettled); tail only says whether it opened.
-        Promise.resolve($checkout.get()!.openCheckout({ ...t, source: 'tail' })).catch(() => {})
-        return true
-      } catch {
-        return false
-      }
+      // The drawer opens after the same fresh read as every buy (§7.2): a page's copy that still looks open
+      // may have resolved meanwhile; then nothing opens, and the fresh copy takes Tail off the take. The drawer
+      // reports its own outcome (vk.buySettled); tail only says whether it could act.
+      openCheckout(t, 'tail').catch(() => {})
+      return true
     },
   }))
 

@@ -116,6 +116,12 @@ describe('checkout and tail', () => {
     // Resolved and voided long before their closing time: the cached copies still look open.
     await env.h.resolve(early.id, 0)
     await env.h.resolve(voided.id, 'void')
+    // Tail, drawn from the page's copy (which still looks open), opens no drawer: it waits for the same fresh
+    // read as a buy, which takes Tail off the take.
+    assert.equal(vk.tail().get().tail(takeOn(early.id, 0)), true, 'the page\'s copy said it could act')
+    await until(vk.tail(), (v) => !v.canTail(takeOn(early.id, 0)), 5000, 'the fresh copy takes Tail off')
+    await new Promise((r) => setTimeout(r, 100))
+    assert.deepEqual(rec.opened, [], 'no drawer on a market resolved meanwhile')
     await assert.rejects(co.get().predict({ marketId: early.id, side: 0 }), refused('not-tradeable'), 'resolved early')
     await assert.rejects(co.get().openCheckout({ marketId: early.id, side: 1 }), refused('not-tradeable'), 'resolved early (drawer)')
     await assert.rejects(co.get().predict({ marketId: voided.id, side: 1 }), refused('not-tradeable'), 'voided early')
@@ -156,6 +162,8 @@ describe('checkout and tail', () => {
     assert.equal(tail.get().tail(takeOn(resolved.id, 0)), false, 'resolved: not tradeable')
     assert.deepEqual(rec.opened, [], 'nothing opened by a refused tail')
     assert.equal(tail.get().tail(takeOn(open.id, 1)), true)
+    // The drawer opens after a fresh read of the market (§7.2).
+    for (let i = 0; i < 100 && !rec.opened.length; i++) await new Promise((r) => setTimeout(r, 20))
     assert.deepEqual(rec.opened, [{ marketId: open.id, side: 1, source: 'tail' }], "the take's exact side")
     off()
   })
