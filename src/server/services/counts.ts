@@ -11,7 +11,7 @@ import type { CountsResult } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import { countInt } from './post-view.ts'
-import { visibleTo } from './visibility.ts'
+import { publiclyCounted } from './visibility.ts'
 
 export function checkAxis(by: string): CountAxis {
   if ((COUNT_AXES as readonly string[]).includes(by)) return by as CountAxis
@@ -23,9 +23,7 @@ export function checkAxis(by: string): CountAxis {
 }
 
 export async function countsBy(ctx: ServiceContext, axis: CountAxis): Promise<CountsResult> {
-  const read = visibleTo({ reader: null, venue: null, ownHidden: false })
-  // A reply is visible only with its parent (take-counts.ts).
-  const publicRead = (eb: Parameters<typeof read>[0]) => eb.and([read(eb), eb('p.parent_shown', '=', true)])
+  const publicRead = publiclyCounted('p')
   const takes = sql<number>`count(p.stance_side)::int`
   const viaMarkets = await ctx.db
     .selectFrom('posts as p')

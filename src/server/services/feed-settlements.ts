@@ -12,6 +12,7 @@ import type { MarketResult, Settlement } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { parseJson } from '../chain/markets.ts'
 import type { PostRow } from './post-view.ts'
+import { publiclyCounted } from './visibility.ts'
 
 /** The venue's overlay on a take `t`: not hidden on the venue, nor its parent; neither's author banned on it. */
 const overlay = (venue: string | null) =>
@@ -23,7 +24,7 @@ const overlay = (venue: string | null) =>
 
 const takes = (cmp: '=' | '<>', venue: string | null) =>
   sql<number>`(select count(*)::int from posts t where t.market_id = m.id and t.stance_side is not null
-    and t.deleted_at is null and t.state = 'visible' and not t.room_private and t.parent_shown ${overlay(venue)}
+    and ${publiclyCounted('t')} ${overlay(venue)}
     and t.stance_side ${sql.raw(cmp)} (m.result ->> 'winner')::int)`
 
 /**

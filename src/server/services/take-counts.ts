@@ -15,6 +15,7 @@
 import { sql } from 'kysely'
 import type { TakeCount } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
+import { publiclyCounted } from './visibility.ts'
 
 type SideRow = { market_id: string; side: number; n: number }
 
@@ -45,7 +46,7 @@ export async function takeCounts(ctx: ServiceContext, ids: string[], venue: stri
             where b.scope = ${venue} and bp.market_id in (${sql.join(ids)})
         )
         and p.market_id in (${sql.join(ids)})
-        and p.deleted_at is null and p.state = 'visible' and not p.room_private and p.parent_shown
+        and ${publiclyCounted('p')}
       group by 1, 2`.execute(ctx.db)
     for (const r of rows) {
       const k = `${r.market_id} ${r.side}`

@@ -92,3 +92,15 @@ export function parentGone(venue: string | null) {
     return eb.or(gone)
   }
 }
+
+/**
+ * What every reader is counted on (§2.6 "Counts are identical for every reader: they include visible posts in
+ * public rooms and unroomed threads, and exclude private-room discussion"), on the posts row `alias`: not
+ * deleted, visible (not hidden by reports, not removed), outside private rooms, and a reply only while its
+ * parent is shown (a reply is read folded under it: `parent_shown`, migration 010). Take counts, settlement
+ * tallies and counts by axis use it; the counters' trigger (migration 010) applies the same rule in SQL of its own.
+ */
+export const publiclyCounted = (alias: string) => {
+  const c = (column: string) => sql.ref(`${alias}.${column}`)
+  return sql<boolean>`${c('deleted_at')} is null and ${c('state')} = 'visible' and not ${c('room_private')} and ${c('parent_shown')}`
+}
