@@ -20,6 +20,12 @@ export interface ServiceOptions {
   dataDir?: string | null
   /** PostgreSQL connection string; switches the store to PostgreSQL. */
   databaseUrl?: string | null
+  /**
+   * In memory only (no `dataDir`, no `databaseUrl`): the embedded database starts from this dump of a data
+   * directory (PGlite's `dumpDataDir()`), e.g. an already migrated one, instead of creating a new cluster,
+   * which is most of an in-memory start. The migrations still run, so an older dump is brought up to date.
+   */
+  initialData?: Blob
   /** Operator wallets. */
   operators?: string[]
   reportThreshold?: number
@@ -59,7 +65,7 @@ export function serviceApp(svc: Service, mount?: (app: Hono) => void): Hono {
 
 export async function createService(opts: ServiceOptions = {}): Promise<Service> {
   const rateLimits = resolveRateLimits(opts.rateLimits)
-  const store = await openStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl })
+  const store = await openStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl, initialData: opts.initialData })
   let bus: PubSub = new MemoryPubSub()
   if (store.databaseUrl) {
     const { PgPubSub } = await import('./realtime/pg-pubsub.ts')

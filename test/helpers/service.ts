@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { startReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/server/node.ts'
 import { randomHex } from '../../src/core/ids.ts'
 import { freshPgDatabase } from '../../scripts/lib/pg-database.ts'
+import { pgliteTemplate } from './pglite-template.ts'
 
 export const ON_POSTGRES = !!process.env.VK_TEST_DATABASE_URL
 
@@ -24,8 +25,10 @@ export async function startTestService(opts: ReferenceServiceOptions = {}): Prom
     databaseUrl = db.url
     drop = db.drop
   }
+  // In memory: from a migrated template (pglite-template.ts) unless the test brings its own start.
+  const initialData = !databaseUrl && !opts.dataDir && !opts.initialData ? await pgliteTemplate() : opts.initialData
   // Write rate limits are off unless a test asks for them: suites write a lot from 127.0.0.1.
-  const svc = await startReferenceService({ port: 0, rateLimits: false, ...opts, databaseUrl })
+  const svc = await startReferenceService({ port: 0, rateLimits: false, ...opts, databaseUrl, initialData })
   const close = svc.close
   return Object.assign(svc, {
     databaseUrl,

@@ -65,7 +65,7 @@ export function lockDataDir(dir: string): () => void {
   throw new Error(`could not lock data directory ${dir}`)
 }
 
-export async function openStore(opts: { dataDir?: string | null; databaseUrl?: string | null }): Promise<Store> {
+export async function openStore(opts: { dataDir?: string | null; databaseUrl?: string | null; initialData?: Blob }): Promise<Store> {
   let db: Kysely<Database>
   let unlock = () => {}
   if (opts.databaseUrl) {
@@ -85,7 +85,7 @@ export async function openStore(opts: { dataDir?: string | null; databaseUrl?: s
       unlock = lockDataDir(dir)
     }
     try {
-      const pglite = dir ? new PGlite(path.join(dir, 'pgdata')) : new PGlite()
+      const pglite = dir ? new PGlite(path.join(dir, 'pgdata')) : new PGlite(opts.initialData ? { loadDataDir: opts.initialData } : {})
       db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
     } catch (e) {
       unlock()
