@@ -4,7 +4,9 @@
  * whose fetch can be made to fail or hang for fault tests (the service stays real otherwise), and
  * queries that look through shadow roots.
  */
-import { harness, type FixtureEnv, type Harness } from '../sdk/harness.ts'
+import { fixture, html } from '@open-wc/testing'
+import { freshRef, harness, type FixtureEnv, type Harness } from '../sdk/harness.ts'
+import type { VkRoomFeed } from '../../src/elements/room-feed/room-feed.element.ts'
 import { createVenuekit, type CheckoutAdapter, type Venuekit } from '../../src/stores/index.ts'
 import type { ClientConfig } from '../../src/sdk/index.ts'
 
@@ -259,4 +261,17 @@ export function expectParts(el: Element, parts: string[]) {
   } finally {
     style.remove()
   }
+}
+
+/**
+ * A fresh venue's public room on a fresh category node, a reader of that venue signed in on `vk` who neither
+ * is a member nor follows the node, and a `<vk-room-feed>` of that room (the test imports the element).
+ */
+export async function nonMemberRoomFeed(vk: Venuekit) {
+  const s = await service()
+  const v = await s.venue()
+  const roomId = await s.room(v, { type: 'category', ref: freshRef('room') })
+  await vk.signIn({ ...s.wallet(), venueId: v.venueId })
+  const el = await fixture<VkRoomFeed>(html`<vk-room-feed room-id=${roomId}></vk-room-feed>`)
+  return { s, v, roomId, el }
 }

@@ -13,10 +13,9 @@ import '../../src/elements/room-feed/room-feed.ts'
 import '../../src/elements/feed/feed.ts'
 import type { VkComments } from '../../src/elements/comments/comments.element.ts'
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
-import type { VkRoomFeed } from '../../src/elements/room-feed/room-feed.element.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { freshRef } from '../sdk/harness.ts'
-import { deep, deepActive, deepAll, deepText, disposeVk, isPath, makeVk, nodeFeed, service, until } from './elements-env.ts'
+import { deep, deepActive, deepAll, deepText, disposeVk, isPath, makeVk, nodeFeed, nonMemberRoomFeed, service, until } from './elements-env.ts'
 
 const thread = (ref: string, o: { viewer?: string; limit?: number } = {}) =>
   fixture<VkComments>(html`<vk-comments subject-type="topic" subject-ref=${ref} .viewer=${o.viewer} .limit=${o.limit}></vk-comments>`)
@@ -258,11 +257,7 @@ describe('room Join and Leave', () => {
 
   it('Join keeps focus while it is sent, then focus moves to Leave; Leave moves it to Rejoin', async () => {
     const vk = await makeVk()
-    const s = await service()
-    const v = await s.venue()
-    const roomId = await s.room(v, { type: 'category', ref: freshRef('room') })
-    await vk.signIn({ ...s.wallet(), venueId: v.venueId })
-    const el = await fixture<VkRoomFeed>(html`<vk-room-feed room-id=${roomId}></vk-room-feed>`)
+    const { el } = await nonMemberRoomFeed(vk)
     await until(() => part(el, 'join'), 'join card')
     const join = part(el, 'join') as HTMLButtonElement
     const release = vk.faults.hold(isPath('/join', 'POST'))

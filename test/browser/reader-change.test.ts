@@ -9,12 +9,10 @@ import '../../src/elements/room-feed/room-feed.ts'
 import '../../src/elements/take-card/take-card.ts'
 import '../../src/elements/market-comments/market-comments.ts'
 import '../../src/elements/moderation-queue/moderation-queue.ts'
-import type { VkRoomFeed } from '../../src/elements/room-feed/room-feed.element.ts'
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { MSG } from '../../src/contract/errors.ts'
-import { freshRef } from '../sdk/harness.ts'
-import { deep, deepText, disposeVk, isPath, makeVk, service, until } from './elements-env.ts'
+import { deep, deepText, disposeVk, isPath, makeVk, nonMemberRoomFeed, service, until } from './elements-env.ts'
 
 const part = (el: Element, name: string) => deep(el, `[part~="${name}"]`)
 const textOf = (el: Element, name: string) => (part(el, name) ? deepText(part(el, name)!) : null)
@@ -36,12 +34,7 @@ describe('a reader\'s failures are theirs: a sign-out or another sign-in clears 
 
   it('§7 "join this room to post in it" is said to the reader who posted: after a sign-out and another sign-in the room feed shows no refusal line', async () => {
     const vk = await makeVk()
-    const s = await service()
-    const v = await s.venue()
-    const roomId = await s.room(v, { type: 'category', ref: freshRef('room') })
-    const a = s.wallet()
-    await vk.signIn({ ...a, venueId: v.venueId })
-    const el = await fixture<VkRoomFeed>(html`<vk-room-feed room-id=${roomId}></vk-room-feed>`)
+    const { s, v, el } = await nonMemberRoomFeed(vk)
     await until(() => deep(el, 'form[part="composer"] textarea') && part(el, 'join-card'), 'the composer and the join card')
     const area = deep<HTMLTextAreaElement>(el, 'form[part="composer"] textarea')!
     area.value = 'not a member, not following'
@@ -161,11 +154,7 @@ describe('a result that comes back after the reader changed is the previous read
 
   it('room feed: a post refused ("join this room to post in it") after a sign-out and another sign-in shows no refusal to the next reader', async () => {
     const vk = await makeVk()
-    const s = await service()
-    const v = await s.venue()
-    const roomId = await s.room(v, { type: 'category', ref: freshRef('room') })
-    await vk.signIn({ ...s.wallet(), venueId: v.venueId })
-    const el = await fixture<VkRoomFeed>(html`<vk-room-feed room-id=${roomId}></vk-room-feed>`)
+    const { s, v, el } = await nonMemberRoomFeed(vk)
     await until(() => deep(el, 'form[part="composer"] textarea') && part(el, 'join-card'), 'the composer and the join card')
     const area = deep<HTMLTextAreaElement>(el, 'form[part="composer"] textarea')!
     area.value = 'not a member, not following'
