@@ -24,10 +24,11 @@ export const LIMITS = {
 } as const
 
 /**
- * A character that draws something: not white space (`\s` covers every space separator), not a format
- * character (zero-width space and joiners, word joiner, byte-order mark, bidi marks), not a blank filler
- * (Hangul fillers, braille blank).
+ * A character that draws something: not white space (`\s` covers every space separator), not a control
+ * character, not a default-ignorable one (zero-width space and joiners, word joiner, byte-order mark, bidi
+ * marks, variation selectors, soft hyphen, Hangul fillers: Unicode's Default_Ignorable_Code_Point), not the
+ * braille blank. Format characters that draw a glyph (Arabic ؀ or ۝) are not ignorable, so they count.
  */
-const VISIBLE = /[^\s\p{Cf}\u115F\u1160\u3164\uFFA0\u2800]/u
+const VISIBLE = /[^\s\p{Cc}\p{Default_Ignorable_Code_Point}\u2800]/u
 /** Whether a text shows anything: a post body or report reason made only of invisible characters is empty. */
 export const hasVisibleText = (s: string): boolean => VISIBLE.test(s)

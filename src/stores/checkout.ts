@@ -36,7 +36,12 @@ export interface CheckoutValue {
   available: boolean
 }
 export interface TailValue {
-  /** Opens checkout on the take's exact side; false (nothing opened) when it cannot, instead of guessing. */
+  /**
+   * Opens checkout on the take's exact side; false (nothing opened) when it cannot, instead of guessing: no
+   * adapter, no stance, not a market, or a market the page knows is not open. True: the drawer opens after
+   * the same fresh read of the market as every buy (§7.2); a market that has closed since the page read it
+   * opens nothing, and the fresh copy makes `canTail` false, so the Tail control goes.
+   */
   tail(post: Pick<Post, 'subjectType' | 'subjectRef' | 'stance'>): boolean
   /** Whether `tail(post)` would open checkout now (for drawing the Tail control). */
   canTail(post: Pick<Post, 'subjectType' | 'subjectRef' | 'stance'>): boolean

@@ -414,6 +414,24 @@ describe('<vk-moderation-queue>', () => {
     expect(deepText(deep(el, '[part="status"]')!)).to.equal('')
   })
 
+  it('focus is never moved for the previous moderator: an action answered, then another moderator signs in before the queue is read again: focus is left where it is', async () => {
+    await executeServerCommand('vk-focus-page')
+    const vk = await makeVk()
+    const { s, owner, venueId } = await reportedVenue(2)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => rows(el).length === 2, 'two items')
+    const reread = vk.faults.hold((url, init) => url.pathname === '/v1/mod/queue' && (init?.method ?? 'GET') === 'GET')
+    action(rows(el)[0], 'hide').focus()
+    await sendKeys({ press: 'Enter' })
+    await until(() => deepText(deep(el, '[part="status"]')!) === 'Hide: done', 'hidden')
+    await vk.signIn(s.operator())
+    reread()
+    await until(() => rows(el).length > 0, 'the queue read for the operator')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(!!el.shadowRoot!.activeElement, 'focus was not moved into the next moderator\'s queue').to.equal(false)
+  })
+
   it('issue 7 rule 3 "load-more"', async () => {
     const vk = await makeVk()
     const { owner, venueId } = await reportedVenue(21)

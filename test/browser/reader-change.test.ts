@@ -126,6 +126,45 @@ describe('a result that comes back after the reader changed is the previous read
     expect(!!deep(el, '.failure[role="alert"]'), 'no Agree failure for the next reader').to.equal(false)
   })
 
+  it('take card: another sign-in without a sign-out: the previous reader\'s pending Agree is not shown to the next reader, before or after the service answers', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const { post } = await take()
+    await vk.signIn(s.wallet())
+    const el = await card(post)
+    await until(() => part(el, 'agree'), 'Agree')
+    const release = vk.faults.hold(isPath('/reactions', 'POST'))
+    ;(part(el, 'agree') as HTMLButtonElement).click()
+    await until(() => part(el, 'agree')!.getAttribute('aria-pressed') === 'true', 'agreed at once (optimistic)')
+    await vk.signIn(s.wallet())
+    await el.updateComplete
+    expect(part(el, 'agree')!.getAttribute('aria-pressed'), 'the next reader has not agreed').to.equal('false')
+    release()
+    await new Promise((r) => setTimeout(r, 400))
+    await el.updateComplete
+    expect(part(el, 'agree')!.getAttribute('aria-pressed'), 'nor after the previous reader\'s agree is answered').to.equal('false')
+  })
+
+  it('market thread: a post that succeeds after another reader signed in (no sign-out) leaves no text of the previous reader to post again', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const market = await s.addMarket()
+    await vk.signIn(s.wallet())
+    const el = await fixture(html`<vk-market-comments market-id=${market.id}></vk-market-comments>`)
+    await until(() => deep(el, 'form[part~="composer"] textarea'), 'the composer')
+    const area = deep<HTMLTextAreaElement>(el, 'form[part~="composer"] textarea')!
+    area.value = 'posted by the first reader'
+    area.dispatchEvent(new Event('input'))
+    const release = vk.faults.hold(isPath('/v1/social/posts', 'POST'))
+    deep<HTMLButtonElement>(el, 'form[part~="composer"] [part~="submit"]')!.click()
+    await vk.signIn(s.wallet())
+    release()
+    for (let i = 0; i < 100 && !(await s.client().posts('event', market.id)).posts.length; i++) await new Promise((r) => setTimeout(r, 50))
+    expect((await s.client().posts('event', market.id)).posts.length, 'the first reader\'s post landed').to.equal(1)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(deep<HTMLTextAreaElement>(el, 'form[part~="composer"] textarea')!.value).to.equal('')
+  })
+
   it('market thread: a post that fails after a sign-out and another sign-in shows no failure under the next reader\'s composer, and leaves their text alone', async () => {
     const vk = await makeVk()
     const s = await service()
@@ -152,7 +191,7 @@ describe('a result that comes back after the reader changed is the previous read
     expect(deep<HTMLTextAreaElement>(el, 'form[part~="composer"] textarea')!.value).to.equal("the next reader's draft")
   })
 
-  it('room feed: a post refused ("join this room to post in it") after a sign-out and another sign-in shows no refusal to the next reader', async () => {
+  it('room feed: a post that fails after a sign-out and another sign-in (its session is gone: 401) shows no refusal or failure line to the next reader', async () => {
     const vk = await makeVk()
     const { s, v, el } = await nonMemberRoomFeed(vk)
     await until(() => deep(el, 'form[part="composer"] textarea') && part(el, 'join-card'), 'the composer and the join card')

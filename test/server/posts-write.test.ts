@@ -286,11 +286,11 @@ describe('posts: write path', () => {
     expectError(await call(svc, 'DELETE', '/v1/social/posts/p_0000000000000', t), 404, 'post-not-found')
   })
 
-  it('a body or report reason made only of invisible characters (zero-width spaces and joiners, byte-order mark, bidi marks, blank fillers) is "must not be empty", and nothing is written', async () => {
+  it('a body or report reason made only of invisible characters (white space, control characters, zero-width spaces and joiners, byte-order mark, bidi marks, variation selectors, soft hyphen, blank fillers) is "must not be empty", and nothing is written', async () => {
     const m = await addMarket(svc)
     const u = await signIn(svc)
     const t = { token: u.token }
-    const invisible = ['\u200b', '\u200b\u200c\u200d', ' \u2060\ufeff ', '\u200e\u200f', '\u3164', '\u2800', '\u00a0\u3000']
+    const invisible = ['\u200b', '\u200b\u200c\u200d', ' \u2060\ufeff ', '\u200e\u200f', '\u3164', '\u2800', '\u00a0\u3000', '\ufe0f\u034f', '\u00ad', '\u0001\u0085\u007f']
     const before = (await call(svc, 'GET', `/v1/social/posts?subjectType=event&subjectRef=${m.id}`)).body.posts.length
     for (const body of invisible) {
       expectError(await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body } }), 400, 'validation-failed', "'body' must not be empty")
@@ -303,6 +303,8 @@ describe('posts: write path', () => {
     for (const body of invisible) expectError(await call(svc, 'PATCH', `/v1/social/posts/${id}`, { ...t, body: { body } }), 400, 'validation-failed', "'body' must not be empty")
     const read = (await call(svc, 'GET', `/v1/social/posts?subjectType=event&subjectRef=${m.id}`)).body.posts.find((p: { id: string }) => p.id === id)
     assert.equal(read.body, '\u200b👩\u200d💻\u200b', 'the refused edits left the body as it was')
+    // Format characters that draw a glyph (Arabic end of ayah, number sign) are text.
+    for (const body of ['\u06dd', '\u0600\u0661']) assert.equal((await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body } })).status, 201, JSON.stringify(body))
     const other = await signIn(svc)
     for (const reason of invisible) expectError(await call(svc, 'POST', `/v1/social/posts/${id}/reports`, { token: other.token, body: { reason } }), 400, 'validation-failed', "'reason' must not be empty")
   })

@@ -114,6 +114,7 @@ export class VkModerationQueue extends VkElement {
   private readonly reader = new ReaderChange(this, () => this.session.value, () => {
     this.status = {}
     this.announce = ''
+    this.refocus = null
   })
   private readonly queue = new StoreBinding(this, () =>
     this.session.value ? this.vk.value?.moderationQueue({ venueId: this.venueId || undefined, state: this.tab }) : null,

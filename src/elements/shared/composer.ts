@@ -74,7 +74,9 @@ export class Composer implements ReactiveController {
     this.host.requestUpdate()
     const at = this.epoch
     try {
-      if ((await this.send(body)) !== false && at === this.epoch) this.value = ''
+      // Sent: the text goes, unless it changed meanwhile (after a reader change too: the next reader must not
+      // find the previous one's posted text ready to post again).
+      if ((await this.send(body)) !== false && this.value.trim() === body) this.value = ''
     } catch (error) {
       if (at !== this.epoch) return
       this.failed = true

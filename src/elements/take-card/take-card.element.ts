@@ -198,6 +198,8 @@ export class VkTakeCard extends VkElement {
     this.mode = 'view'
     this.replying = false
     this.failure = null
+    // The previous reader's Agree (shown before the service answered) is not the next one's.
+    this.agreeShown = null
     for (const form of [this.replyForm, this.editForm, this.reportForm]) form.clearFailure()
   }
 
@@ -217,7 +219,7 @@ export class VkTakeCard extends VkElement {
     const mine = this.reader.mine()
     try {
       const r = await actions.react(p, active)
-      this.agreeShown = { agreed: r.agreed, agrees: r.agrees }
+      if (mine()) this.agreeShown = { agreed: r.agreed, agrees: r.agrees }
     } catch (error) {
       // The store rolled back its copies; roll back ours.
       this.agreeShown = null
