@@ -36,10 +36,8 @@ describe('a reader\'s failures are theirs: a sign-out or another sign-in clears 
     const vk = await makeVk()
     const { s, v, el } = await nonMemberRoomFeed(vk)
     await until(() => deep(el, 'form[part="composer"] textarea') && part(el, 'join-card'), 'the composer and the join card')
-    const area = deep<HTMLTextAreaElement>(el, 'form[part="composer"] textarea')!
-    area.value = 'not a member, not following'
-    area.dispatchEvent(new Event('input'))
-    deep<HTMLButtonElement>(el, 'form[part="composer"] [part="submit"]')!.click()
+    type(el, 'not a member, not following')
+    submit(el)
     await until(() => textOf(el, 'refusal'), 'the refusal')
     expect(textOf(el, 'refusal')).to.equal(MSG.JOIN_TO_POST)
 
@@ -105,16 +103,43 @@ describe('a reader\'s failures are theirs: a sign-out or another sign-in clears 
   })
 })
 
+/** A take card for a reader signed in on a fresh page context, with its Agree drawn. */
+async function signedInCard() {
+  const vk = await makeVk()
+  const s = await service()
+  const { post } = await take()
+  await vk.signIn(s.wallet())
+  const el = await card(post)
+  await until(() => part(el, 'agree'), 'Agree')
+  return { vk, s, el }
+}
+
+/** A fresh market's thread for a reader signed in on a fresh page context, with its composer drawn. */
+async function signedInThread() {
+  const vk = await makeVk()
+  const s = await service()
+  const market = await s.addMarket()
+  await vk.signIn(s.wallet())
+  const el = await fixture(html`<vk-market-comments market-id=${market.id}></vk-market-comments>`)
+  await until(() => deep(el, 'form[part~="composer"] textarea'), 'the composer')
+  return { vk, s, market, el }
+}
+
+/** Types into an element's composer. */
+function type(el: Element, text: string) {
+  const area = deep<HTMLTextAreaElement>(el, 'form[part~="composer"] textarea')!
+  area.value = text
+  area.dispatchEvent(new Event('input'))
+}
+
+/** Presses the composer's submit button. */
+const submit = (el: Element) => deep<HTMLButtonElement>(el, 'form[part~="composer"] [part~="submit"]')!.click()
+
 describe('a result that comes back after the reader changed is the previous reader\'s: it is not shown', () => {
   afterEach(() => disposeVk())
 
   it('take card: an Agree that fails after a sign-out and another sign-in shows no failure line to the next reader', async () => {
-    const vk = await makeVk()
-    const s = await service()
-    const { post } = await take()
-    await vk.signIn(s.wallet())
-    const el = await card(post)
-    await until(() => part(el, 'agree'), 'Agree')
+    const { vk, s, el } = await signedInCard()
     const agree = vk.faults.hold(isPath('/reactions', 'POST'), 500)
     ;(part(el, 'agree') as HTMLButtonElement).click()
     await vk.signOut()
@@ -127,12 +152,7 @@ describe('a result that comes back after the reader changed is the previous read
   })
 
   it('take card: another sign-in without a sign-out: the previous reader\'s pending Agree is not shown to the next reader, before or after the service answers', async () => {
-    const vk = await makeVk()
-    const s = await service()
-    const { post } = await take()
-    await vk.signIn(s.wallet())
-    const el = await card(post)
-    await until(() => part(el, 'agree'), 'Agree')
+    const { vk, s, el } = await signedInCard()
     const release = vk.faults.hold(isPath('/reactions', 'POST'))
     ;(part(el, 'agree') as HTMLButtonElement).click()
     await until(() => part(el, 'agree')!.getAttribute('aria-pressed') === 'true', 'agreed at once (optimistic)')
@@ -146,17 +166,10 @@ describe('a result that comes back after the reader changed is the previous read
   })
 
   it('market thread: a post that succeeds after another reader signed in (no sign-out) leaves no text of the previous reader to post again', async () => {
-    const vk = await makeVk()
-    const s = await service()
-    const market = await s.addMarket()
-    await vk.signIn(s.wallet())
-    const el = await fixture(html`<vk-market-comments market-id=${market.id}></vk-market-comments>`)
-    await until(() => deep(el, 'form[part~="composer"] textarea'), 'the composer')
-    const area = deep<HTMLTextAreaElement>(el, 'form[part~="composer"] textarea')!
-    area.value = 'posted by the first reader'
-    area.dispatchEvent(new Event('input'))
+    const { vk, s, market, el } = await signedInThread()
+    type(el, 'posted by the first reader')
     const release = vk.faults.hold(isPath('/v1/social/posts', 'POST'))
-    deep<HTMLButtonElement>(el, 'form[part~="composer"] [part~="submit"]')!.click()
+    submit(el)
     await vk.signIn(s.wallet())
     release()
     for (let i = 0; i < 100 && !(await s.client().posts('event', market.id)).posts.length; i++) await new Promise((r) => setTimeout(r, 50))
@@ -166,24 +179,14 @@ describe('a result that comes back after the reader changed is the previous read
   })
 
   it('market thread: a post that fails after a sign-out and another sign-in shows no failure under the next reader\'s composer, and leaves their text alone', async () => {
-    const vk = await makeVk()
-    const s = await service()
-    const market = await s.addMarket()
-    await vk.signIn(s.wallet())
-    const el = await fixture(html`<vk-market-comments market-id=${market.id}></vk-market-comments>`)
-    await until(() => deep(el, 'form[part~="composer"] textarea'), 'the composer')
-    const type = (text: string) => {
-      const area = deep<HTMLTextAreaElement>(el, 'form[part~="composer"] textarea')!
-      area.value = text
-      area.dispatchEvent(new Event('input'))
-    }
-    type('this one will fail')
+    const { vk, s, el } = await signedInThread()
+    type(el, 'this one will fail')
     const release = vk.faults.hold(isPath('/v1/social/posts', 'POST'), 500)
-    deep<HTMLButtonElement>(el, 'form[part~="composer"] [part~="submit"]')!.click()
+    submit(el)
     await vk.signOut()
     await vk.signIn(s.wallet())
     await until(() => deep(el, 'form[part~="composer"] textarea'), 'another reader\'s composer')
-    type('the next reader\'s draft')
+    type(el, 'the next reader\'s draft')
     release()
     await new Promise((r) => setTimeout(r, 400))
     await (el as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete
@@ -195,11 +198,9 @@ describe('a result that comes back after the reader changed is the previous read
     const vk = await makeVk()
     const { s, v, el } = await nonMemberRoomFeed(vk)
     await until(() => deep(el, 'form[part="composer"] textarea') && part(el, 'join-card'), 'the composer and the join card')
-    const area = deep<HTMLTextAreaElement>(el, 'form[part="composer"] textarea')!
-    area.value = 'not a member, not following'
-    area.dispatchEvent(new Event('input'))
+    type(el, 'not a member, not following')
     const release = vk.faults.hold(isPath('/v1/social/posts', 'POST'))
-    deep<HTMLButtonElement>(el, 'form[part="composer"] [part="submit"]')!.click()
+    submit(el)
     await vk.signOut()
     await vk.signIn({ ...s.wallet(), venueId: v.venueId })
     await until(() => deep(el, 'form[part="composer"]') && part(el, 'join-card'), 'another reader')
