@@ -101,9 +101,9 @@ export class VkModerationQueue extends VkElement {
   /** The row whose Ban is being confirmed, and for which reader (another reader never sees it). */
   declare private confirming: { postId: string; reader: string } | null
   /**
-   * After an action: the queue is read again, and the row leaves the tab or its Ban turns into Unban (and
-   * back), which takes the focused control out of the DOM. Where focus goes then: the control in its place,
-   * else the row now at the same position (or the last one), else the tab.
+   * After an action: the queue is read again, and a decided row may leave the tab, taking the focused control
+   * out of the DOM. Where focus goes then (only if it was lost): the row's control for the next action (Unban
+   * after Ban, and back), else the row now at the same position (or the last one), else the tab.
    */
   private refocus: { postId: string; action: Action; index: number; items: unknown } | null = null
 
@@ -225,8 +225,22 @@ export class VkModerationQueue extends VkElement {
     return html`<p part="row-status" class="failed">${s.t('failed', { action: s.t(st.action), message: failureText(s, st.error, 'failGeneric') })}</p>`
   }
 
-  private actionButton(item: ModQueueItem, a: Action, pending: boolean) {
-    return html`<button type="button" part="action" class="vk-button" data-action=${a} ${busy(pending)} @click=${() => this.act(item, a)}>${this.str.t(a)}</button>`
+  /**
+   * One action button. The ban slot is one button whether it says Ban or Unban, so focus stays on it when the
+   * queue, read again, turns one into the other. Ban opens its confirmation (`expanded`) instead of acting.
+   */
+  private actionButton(item: ModQueueItem, a: Action, pending: boolean, click: () => void = () => void this.act(item, a), expanded?: boolean) {
+    return html`<button
+      type="button"
+      part="action"
+      class="vk-button"
+      data-action=${a}
+      aria-expanded=${expanded == null ? nothing : expanded ? 'true' : 'false'}
+      ${busy(pending)}
+      @click=${click}
+    >
+      ${this.str.t(a)}
+    </button>`
   }
 
   private row(item: ModQueueItem) {
@@ -262,19 +276,11 @@ export class VkModerationQueue extends VkElement {
           ${s.t('openPost')}
         </button>
         ${ACTIONS.map((a) =>
-          a === 'ban' && !item.authorBanned
-            ? html`<button
-                type="button"
-                part="action"
-                class="vk-button"
-                data-action="ban"
-                aria-expanded=${confirming ? 'true' : 'false'}
-                ${busy(pending)}
-                @click=${() => (confirming ? this.cancelBan(item) : this.askBan(item))}
-              >
-                ${s.t('ban')}
-              </button>`
-            : this.actionButton(item, a === 'ban' ? 'unban' : a, pending),
+          a !== 'ban'
+            ? this.actionButton(item, a, pending)
+            : item.authorBanned
+              ? this.actionButton(item, 'unban', pending)
+              : this.actionButton(item, 'ban', pending, () => (confirming ? this.cancelBan(item) : this.askBan(item)), confirming),
         )}
       </div>
       ${confirming && !pending ? this.banConfirmation(item, name) : nothing}
