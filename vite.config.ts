@@ -18,6 +18,9 @@ export default defineConfig({
     __VENUEKIT_VERSION__: JSON.stringify(pkg.version),
     // The script bundle is a production build: development-only checks (src/sdk/config.ts) are dropped.
     __VENUEKIT_DEV__: 'false',
+    // The readers' bundle leaves the moderation stores out: the operator's script attaches them to the page's
+    // context (src/stores/moderation.ts `withModeration`), or makes a context with them when it is alone.
+    __VENUEKIT_MODERATION__: process.env.VK_BUNDLE === 'operator' ? 'true' : 'false',
     'process.env.NODE_ENV': JSON.stringify('production'),
   },
   build: {

@@ -17,7 +17,7 @@ import { createCtx } from './ctx.ts'
 import { events } from './events.ts'
 import { feeds } from './feeds.ts'
 import { identity } from './identity.ts'
-import { moderation } from './moderation.ts'
+import { moderation, MODERATION_CTX } from './moderation.ts'
 import { createPostOverlay } from './posts.ts'
 import { createMarketCache, reads } from './reads.ts'
 import { rooms } from './rooms.ts'
@@ -40,6 +40,8 @@ export interface VenuekitOptions {
   /** A read answered less than this long ago is reused instead of re-read (ms, default 4000). */
   dedupeMs?: number
 }
+
+declare const __VENUEKIT_MODERATION__: boolean | undefined
 
 const SLOT = Symbol.for('venuekit.context')
 const WATCHERS = Symbol.for('venuekit.context.watchers')
@@ -114,7 +116,9 @@ export function createVenuekit(o: VenuekitOptions = {}) {
     postActions: actions.postActions,
     ...rooms(ctx),
     authorTakes: authors(ctx, overlay),
-    ...moderation(ctx),
+    // The readers' script bundle is built without the moderation stores (vite.config.ts); the operator's
+    // script attaches them to the page's context when its element first needs them (`withModeration`).
+    ...((typeof __VENUEKIT_MODERATION__ == 'boolean' && !__VENUEKIT_MODERATION__ ? {} : moderation(ctx)) as ReturnType<typeof moderation>),
     checkout: co.checkout,
     tail: co.tail,
     takePrompt: co.takePrompt,
@@ -138,6 +142,7 @@ export function createVenuekit(o: VenuekitOptions = {}) {
       if (!o.client) client.close()
     },
   }
+  Object.defineProperty(vk, MODERATION_CTX, { value: ctx })
   g[SLOT] = vk
   announce()
   return vk

@@ -39,6 +39,18 @@ export interface ModerateValue {
   error: unknown
 }
 
+/** Where the page's context keeps its internal `Ctx` for `withModeration` (shared by every copy of venuekit). */
+export const MODERATION_CTX = Symbol.for('venuekit.moderation-ctx')
+
+/**
+ * The page's context with the moderation stores: as it is when it has them, else with them attached now.
+ * The readers' script bundle makes the context without them; the operator's script, loaded after it on the
+ * operator screen, attaches them here (one context per page, §4.5.5).
+ */
+export function withModeration<V extends { moderationQueue?: unknown }>(vk: V): V & ReturnType<typeof moderation> {
+  return (vk.moderationQueue ? vk : Object.assign(vk, moderation((vk as { [MODERATION_CTX]?: Ctx })[MODERATION_CTX]!))) as V & ReturnType<typeof moderation>
+}
+
 export function moderation(ctx: Ctx) {
   const moderationQueue = (o: { venueId?: string; state?: ModState } = {}): ReadableAtom<ModerationQueueValue> => {
     const args = { venueId: o.venueId, state: o.state }

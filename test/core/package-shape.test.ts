@@ -129,4 +129,11 @@ describe('package shape', () => {
     }
     assert.ok(readFileSync(join(root, 'dist/sdk/config.js'), 'utf8').includes('contradicts network'), 'the ESM SDK decides at run time')
   })
+
+  it("the readers' bundle leaves out the moderation stores; the operator's script carries them (and attaches them to the page's context: e2e demo)", () => {
+    const has = (f: string) => readFileSync(join(root, f), 'utf8').includes('modq:')
+    assert.equal(has('dist/venuekit.js'), false, 'venuekit.js')
+    assert.equal(has('dist/venuekit-operator.js'), true, 'venuekit-operator.js')
+    assert.equal(has('dist/stores/moderation.js'), true, 'the ESM stores')
+  })
 })

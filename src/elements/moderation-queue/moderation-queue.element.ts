@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit'
 import type { ModQueueItem, ModState } from '../../contract/types.ts'
+import { withModeration } from '../../stores/moderation.ts'
 import { failureText } from '../shared/failures.ts'
 import { absoluteTime } from '../shared/format.ts'
 import { displayName } from '../shared/identity.ts'
@@ -117,9 +118,9 @@ export class VkModerationQueue extends VkElement {
     this.refocus = null
   })
   private readonly queue = new StoreBinding(this, () =>
-    this.session.value ? this.vk.value?.moderationQueue({ venueId: this.venueId || undefined, state: this.tab }) : null,
+    this.session.value && this.vk.value ? withModeration(this.vk.value).moderationQueue({ venueId: this.venueId || undefined, state: this.tab }) : null,
   )
-  private readonly mod = new StoreBinding(this, () => this.vk.value?.moderate({ venueId: this.venueId || undefined }))
+  private readonly mod = new StoreBinding(this, () => this.vk.value && withModeration(this.vk.value).moderate({ venueId: this.venueId || undefined }))
   private readonly names = new StoreBinding(this, () => {
     const wallets = this.queue.value?.items.map((i) => i.post.author) ?? []
     return wallets.length ? this.vk.value?.profiles(wallets) : null
