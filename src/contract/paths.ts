@@ -7,6 +7,8 @@ export const PATHS = {
   authSignOut: '/v1/auth/signout',
   me: '/v1/me',
   myProfile: '/v1/me/profile',
+  /** The stance a post by the signed-in account on this market would carry now (session required). */
+  myStance: (marketId: string) => `/v1/me/stance/${e(marketId)}`,
   posts: '/v1/social/posts',
   feed: '/v1/social/posts/feed',
   post: (id: string) => `/v1/social/posts/${e(id)}`,

@@ -44,6 +44,16 @@ export interface Stance {
   priceBps: number | null
 }
 
+/**
+ * `GET /v1/me/stance/{marketId}`: the stance a post by the signed-in account on this market would carry if
+ * written now (§1.4: its largest position, while the market is open); null when it holds none or the market
+ * has resolved. A take prompt reads it to say when the take will show another side than the one just bought.
+ */
+export interface MyStanceResult {
+  marketId: string
+  stance: Stance | null
+}
+
 /** An author's settled record at one node (§2.12). */
 export interface SettledRecord {
   facet: NodeRef | null

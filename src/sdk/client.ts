@@ -27,6 +27,7 @@ import type {
   ModActionResult,
   ModQueuePage,
   ModState,
+  MyStanceResult,
   NodeRef,
   NonceResult,
   Post,
@@ -196,6 +197,11 @@ export function createClient(config: ClientConfig) {
     /** The discovery rail. */
     forYou: async (o: ForYouOptions = {}) => read<ForYouRail>(PATHS.forYou, o, maybeSubject(o)),
 
+    /**
+     * The stance a post by the signed-in account on this market would carry now (its largest position while
+     * the market is open), or null. Session required.
+     */
+    myStance: async (marketId: string, o: ReadOptions = {}) => request<MyStanceResult>('GET', PATHS.myStance(v.marketId(marketId)), { auth: 2, signal: o.signal }),
     /** Writes a post. Sends no stance: the server proves it. */
     createPost: async (subjectType: SubjectType, subjectRef: string, body: string, parentId?: string | null, o: WriteOptions & { room?: string } = {}) =>
       write<PostResult>(
@@ -231,7 +237,7 @@ export function createClient(config: ClientConfig) {
     },
     /** Moderation. With `venueId`: that venue's overlay (its owner). Without: platform level (operators). Not optimistic. */
     mod: {
-        queue: async (o: ModQueueOptions = {}) => (v.oneOf(o.state, MOD_STATES, 'state'), read<ModQueuePage>(PATHS.modQueue, o)),
+      queue: async (o: ModQueueOptions = {}) => (v.oneOf(o.state, MOD_STATES, 'state'), read<ModQueuePage>(PATHS.modQueue, o)),
       keep: modPost('keep') as ModPostAction,
       hide: modPost('hide') as ModPostAction,
       /** Pins (or with `pinned: false` unpins) a post; a venue pins only posts in its own rooms. */

@@ -63,6 +63,12 @@ export interface TakePromptValue {
   outcomeLabel: string | null
   /** The title of the market it asks about (so the reader knows what the take is on), null until known. */
   marketTitle: string | null
+  /**
+   * The label of the side a take posted now would show, when that is not the side asked about: the stance is
+   * the account's largest position (§1.4), which can be the other side of this buy. Null otherwise, and until
+   * the service has said (`client.myStance`).
+   */
+  otherSideLabel: string | null
   /** Answers the prompt without a take. */
   skip(): void
   /** Posts the take on the market's thread and answers the prompt; throws (and stays open) on failure. */
@@ -166,6 +172,22 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     return o
   }
 
+  // The side a take posted now would show, per prompt (answerKey), read from the service when the prompt is
+  // shown, and again after every buy of it (a larger buy of the asked side can make it the largest position).
+  const $held = atom<Record<string, number | null>>({})
+  const heldRead = new Set<string>()
+  /** Whether a prompt is drawn (read only then). */
+  let watched = false
+  const readHeld = (o: Open | null) => {
+    const k = o && answerKey(o)
+    if (!k || heldRead.has(k)) return
+    heldRead.add(k)
+    ctx.client.myStance(o.marketId).then(
+      (r) => $held.set({ ...$held.get(), [k]: r.stance?.side ?? null }),
+      () => heldRead.delete(k),
+    )
+  }
+
   /** The venue reports a settled buy; returns whether the prompt opened. */
   const buySettled = (b: BuySettled): boolean => {
     if (!isWallet(b?.wallet)) throw new ValidationError('wallet', 'must be a wallet address (0x and 40 hex characters)')
@@ -177,12 +199,15 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     markets.ensure(o.marketId)
     // Open for the reader only while the buyer's account is signed in (otherwise kept for the buyer).
     const shown = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+    heldRead.delete(answerKey(o))
+    if (watched) readHeld(shown)
     return !!shown && answerKey(shown) === answerKey(o)
   }
 
-  const $prompt = computed([$open, $answered, markets.$markets, ctx.$session], (open, answered, ms, session): TakePromptValue => {
+  const $prompt = computed([$open, $answered, markets.$markets, ctx.$session, $held], (open, answered, ms, session, held): TakePromptValue => {
     const o = pendingFor(session, open, answered)
     const m = o ? ms[o.marketId] : null
+    const h = o ? held[answerKey(o)] : null
     return {
       open: !!o,
       wallet: o?.wallet ?? null,
@@ -190,6 +215,7 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
       side: o?.side ?? null,
       outcomeLabel: m && o ? sideLabel(m.outcomes, o.side) : null,
       marketTitle: m?.title ?? null,
+      otherSideLabel: m && o && h != null && h !== o.side ? sideLabel(m.outcomes, h) : null,
       skip: () => {
         // A stale value's skip never answers a prompt the current session does not see.
         const now = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
@@ -208,9 +234,15 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     const read = () => {
       const o = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
       if (o) markets.ensure(o.marketId)
+      readHeld(o)
     }
+    watched = true
     read()
-    return ctx.$session.listen(read)
+    const off = ctx.$session.listen(read)
+    return () => {
+      watched = false
+      off()
+    }
   })
 
   return {

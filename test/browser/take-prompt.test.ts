@@ -113,6 +113,41 @@ describe('<vk-take-prompt> (§3.4)', () => {
     expect(isOpen(el)).to.equal(false)
   })
 
+  it('§1.4 the stance is the account\'s largest position: a buyer of No who holds more Yes is told, before posting, that the take will show Yes (in the field\'s description, replaceable, in the locale)', async () => {
+    const vk = await makeVk()
+    const { s, w, market } = await buyer(vk, { side: 0 })
+    await s.setPosition(w.wallet, market.id, 1, '100')
+    const box = await fixture(html`<vk-strings-provider locale="es"><vk-platform-provider .venuekit=${vk}><vk-take-prompt></vk-take-prompt></vk-platform-provider></vk-strings-provider>`)
+    const es = box.querySelector('vk-take-prompt') as VkTakePrompt
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 1 })
+    const notice = () => deep(el, '[part="other-side"]')
+    await until(() => isOpen(el) && title(el) === 'Why No?' && !!notice(), 'open on No, with the notice')
+    expect(deepText(notice()!)).to.equal('Your larger position here is Yes, so this take will show Yes.')
+    expect(deep(el, 'textarea')!.getAttribute('aria-describedby')!.split(' ').includes(notice()!.id)).to.equal(true)
+    await until(() => !!deep(es, '[part="other-side"]'), 'Spanish notice')
+    expect(deepText(deep(es, '[part="other-side"]')!)).to.equal('Tu posición mayor aquí es Yes, así que esta opinión mostrará Yes.')
+    el.strings = { promptOtherSide: 'Heads up: posts as {side}.' }
+    await until(() => deepText(notice()!) === 'Heads up: posts as Yes.', 'replaced string')
+    await expect(el).to.be.accessible()
+    // The post is what it said: a Yes take.
+    deep<HTMLTextAreaElement>(el, 'textarea')!.value = 'a hedge'
+    const created = oneEvent(el, 'vk-post-created')
+    deep<HTMLButtonElement>(el, '[part="post"]')!.click()
+    expect((await created).detail.post.stance.side).to.equal(0)
+  })
+
+  it('§1.4 a buyer whose largest position is the side bought sees no such notice', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk, { side: 1 })
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 1 })
+    await until(() => isOpen(el) && title(el) === 'Why No?', 'open on No')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(!!deep(el, '[part="other-side"]')).to.equal(false)
+    expect(deep(el, 'textarea')!.getAttribute('aria-describedby')).to.equal('hint')
+  })
+
   it('§3.4 "open → reload without answer → asks again"', async () => {
     let vk = await makeVk()
     const { w, market } = await buyer(vk)

@@ -186,6 +186,24 @@ export const contractCases: ContractCase[] = [
     },
   },
   {
+    name: '§1.4 myStance: the stance a post written now would carry (the largest position), which the next createPost carries; it needs a session and a market id, checked before any request',
+    async run(h) {
+      const m = await h.addMarket()
+      const c = await h.signedIn()
+      eq(await c.myStance(m.id), { marketId: m.id, stance: null }, 'no position')
+      await h.setPosition(c.w.wallet, m.id, 0, '300')
+      await h.setPosition(c.w.wallet, m.id, 1, '200')
+      const s = await c.myStance(m.id)
+      eq(s.stance, { side: 0, size: '300', priceBps: 4000 }, 'the larger side')
+      eq((await c.createPost('event', m.id, 'bought No, hold more Yes')).stance, s.stance, 'the post carries it')
+      const f = countingFetch(h.env.fetchImpl)
+      await rejects(h.client({ fetchImpl: f }).myStance(m.id), { type: VenuekitError, code: 'unauthenticated' })
+      await rejects(c.myStance('0x12'), { type: ValidationError })
+      eq(f.urls, [], 'requests made')
+      await rejects(c.myStance(`0x${'cd'.repeat(32)}`), { type: HttpError, status: 404, code: 'market-not-found' })
+    },
+  },
+  {
     name: '§4.2 editPost, reportPost and deletePost write with the session and answer the server\'s result',
     async run(h) {
       const m = await h.addMarket()

@@ -216,6 +216,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: fixed(PATHS.authLink), body: ['message', 'signature'] },
   { method: 'POST', path: fixed(PATHS.authSignOut), tokens: () => disposable },
   { method: 'GET', path: fixed(PATHS.me) },
+  { method: 'GET', path: () => seg(fc.oneof(fc.constant(market), fc.constant(newMarketId()), anyString(200))).map((id) => `/v1/me/stance/${id}`) },
   { method: 'PUT', path: fixed(PATHS.myProfile), body: ['name', 'avatarUrl'], valid: () => fc.record({ name: fc.constantFrom('Ada', 'Bo'), avatarUrl: fc.constant('https://example.com/a.png') }, { requiredKeys: [] }) },
   {
     method: 'POST',

@@ -279,6 +279,35 @@ describe('take prompt (§3.4)', () => {
     off()
   })
 
+  it('§1.4 the take\'s stance is the account\'s largest position: when that is the other side of the buy, the prompt names it (otherSideLabel), read from the service; a larger buy of the asked side takes it away', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const w = await signInOn(vk, env)
+    const p = vk.takePrompt()
+    const off = mount(p)
+    t.after(off)
+    // Holds more Yes, buys No: "Why No?" would post a Yes take.
+    await env.h.setPosition(w.wallet, m.id, 0, '900')
+    await env.h.setPosition(w.wallet, m.id, 1, '100')
+    vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 })
+    await until(p, (v) => v.otherSideLabel === 'Yes')
+    assert.equal(p.get().outcomeLabel, 'No')
+    // More No bought: No is now the larger position, so the take shows the side asked about.
+    await env.h.setPosition(w.wallet, m.id, 1, '2000')
+    vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 })
+    await until(p, (v) => v.otherSideLabel === null && v.outcomeLabel === 'No')
+    const post = await p.get().post('now mostly No')
+    assert.equal(post.stance!.side, 1, 'the take shows the side asked about')
+    // No position at all yet (or the same side): nothing to say.
+    const m2 = await env.h.addMarket()
+    await env.h.setPosition(w.wallet, m2.id, 0, '5')
+    vk.buySettled({ wallet: w.address, marketId: m2.id, side: 0 })
+    await until(p, (v) => v.marketId === m2.id && v.outcomeLabel === 'Yes')
+    await new Promise((r) => setTimeout(r, 200))
+    assert.equal(p.get().otherSideLabel, null)
+  })
+
   it('§3.4 "asks once per wallet, market and side": the prompt belongs to the buying wallet; signed out or as another wallet it is hidden and cannot be answered; the buyer signing back in is asked again', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())

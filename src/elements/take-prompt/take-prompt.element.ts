@@ -22,6 +22,8 @@ import { styles } from './take-prompt.styles.ts'
  * is the page's prompt for any market; with `market-id` (a market page) it shows only that market's prompt
  * and leaves the others pending. When it opens after a buy it is announced through a polite status line;
  * focus is not moved (the buyer is not pulled into an optional form).
+ * A take's stance is the account's largest position (§1.4): when that is the other side (a buyer of No who
+ * holds more Yes), the prompt says so before the reason is posted.
  * Like every element it reads the nearest `<vk-platform-provider>`'s context, else the page's registered
  * one (`<vk-room-feed>` draws its own prompt only under a provider, §4.4 rule 5).
  * A failed post keeps the prompt open with the reason, and says why in a string of the `room` slice
@@ -34,6 +36,8 @@ import { styles } from './take-prompt.styles.ts'
  * @csspart prompt - The prompt.
  * @csspart title - 'Why {side}?'.
  * @csspart market - The market it asks about ('About: {market}').
+ * @csspart other-side - Shown when the take will show another side than the one bought: the stance is the
+ *   account's larger position (§1.4), 'Your larger position here is {side}, so this take will show {side}.'
  * @csspart status - The visually hidden live line that announces the prompt when a buy opens it.
  * @csspart composer - The reason form.
  * @csspart input - The reason field.
@@ -214,9 +218,10 @@ export class VkTakePrompt extends VkElement {
       <h2 part="title" id="title">${this.question(p)}</h2>
       ${p.marketTitle ? html`<p part="market" id="market" class="market">${s.t('promptMarket', { market: p.marketTitle })}</p>` : nothing}
       <p id="hint">${s.t('promptBody')}</p>
+      ${p.otherSideLabel ? html`<p part="other-side" id="other-side">${s.t('promptOtherSide', { side: p.otherSideLabel })}</p>` : nothing}
       <form part="composer" @submit=${this.post}>
         <label for="reason" class="vk-visually-hidden">${s.t('promptPlaceholder')}</label>
-        <textarea id="reason" part="input" rows="2" maxlength="2000" aria-describedby="hint" placeholder=${s.t('promptPlaceholder')} ?disabled=${this.posting}></textarea>
+        <textarea id="reason" part="input" rows="2" maxlength="2000" aria-describedby=${p.otherSideLabel ? 'hint other-side' : 'hint'} placeholder=${s.t('promptPlaceholder')} ?disabled=${this.posting}></textarea>
         <div class="buttons">
           <button type="submit" part="post" class="vk-button primary" ?disabled=${this.posting} aria-busy=${this.posting ? 'true' : 'false'}>
             ${this.posting ? s.t('promptPosting') : s.t('promptPost')}

@@ -28,6 +28,9 @@ export const styles = [
       font-weight: 600;
       overflow-wrap: anywhere;
     }
+    [part='other-side'] {
+      color: inherit;
+    }
     textarea {
       width: 100%;
       resize: vertical;

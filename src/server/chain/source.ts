@@ -3,7 +3,7 @@
  * stance from it when a post is written and freezes it on the post. The fixture implementation keeps
  * its state in the service's own tables so that every instance over one database sees the same chain.
  */
-import type { Market, MarketResult, NodeRef, OutcomeLabel } from '../../contract/types.ts'
+import type { Market, MarketResult, NodeRef, OutcomeLabel, Stance } from '../../contract/types.ts'
 
 export interface HeldPosition {
   side: number
@@ -22,6 +22,13 @@ export interface StanceFacts {
   /** The market has resolved (a post written now is a comment, whatever the wallets hold). */
   resolved: boolean
 }
+
+/**
+ * The stance a post written now carries (§1.4): the largest position and that side's price. It is proof of a
+ * position held while the market is still open: after resolution a post is a comment.
+ */
+export const provenStance = (f: StanceFacts): Stance | null =>
+  !f.resolved && f.position ? { side: f.position.side, size: f.position.size, priceBps: f.priceBps } : null
 
 export interface ChainSource {
   /** Markets by lowercased id; unknown ids are absent. */

@@ -5,8 +5,10 @@ import { LIMITS, hasVisibleText } from '../../contract/limits.ts'
 import { PATHS } from '../../contract/paths.ts'
 import type { ServiceContext } from '../context.ts'
 import { requireCaller, accountForWallet } from '../auth/session.ts'
-import { ApiError } from '../http/errors.ts'
-import { checkSubject, parseParam, parseValues, readJson, zPostId, zRoom, zSubjectType, zWallet } from '../http/validate.ts'
+import { ApiError, notFound } from '../http/errors.ts'
+import { checkSubject, parseParam, parseQuery, parseValues, readJson, zMarketId, zNoQuery, zPostId, zRoom, zSubjectType, zWallet } from '../http/validate.ts'
+import type { MyStanceResult } from '../../contract/types.ts'
+import { provenStance } from '../chain/source.ts'
 import { createPost, deletePost, editPost, reactPost, reportPost } from '../services/posts.ts'
 import { placeInRoom } from '../services/room-placement.ts'
 import { venueOfRequest } from '../services/venue-of-request.ts'
@@ -44,6 +46,16 @@ async function bodyWithoutStance(c: Context) {
 
 export function postRoutes(ctx: ServiceContext) {
   const app = new Hono()
+
+  // What a post written now would carry (the take prompt says so when it is not the side just bought).
+  app.get('/v1/me/stance/:id', async (c) => {
+    parseQuery(c, [], zNoQuery)
+    const caller = await requireCaller(ctx, c)
+    const id = parseParam(c, 'id', zMarketId)
+    const facts = await ctx.chain.stanceOf(caller.wallets, id)
+    if (!facts.market) throw notFound('no market with this id', 'market-not-found')
+    return c.json({ marketId: facts.market.id, stance: provenStance(facts) } satisfies MyStanceResult)
+  })
 
   app.post(PATHS.posts, async (c) => {
     const caller = await requireCaller(ctx, c)

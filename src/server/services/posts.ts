@@ -4,7 +4,8 @@
  * from the chain source and freezes them on the post. Editing changes the body only.
  */
 import { sql, type Transaction } from 'kysely'
-import type { Post } from '../../contract/types.ts'
+import type { Post, Stance } from '../../contract/types.ts'
+import { provenStance } from '../chain/source.ts'
 import { liveScore } from '../../core/ranking.ts'
 import { timeId } from '../../core/ids.ts'
 import type { Caller } from '../auth/session.ts'
@@ -69,7 +70,7 @@ export async function createPost(
   let marketId: string | null = null
   let facet: { type: string; ref: string } | null = null
   let nodes: { type: string; ref: string }[]
-  let stance: { side: number; size: string; priceBps: number | null } | null = null
+  let stance: Stance | null = null
   if (input.subjectType === 'event') {
     // The market and the caller's stance facts in one read.
     const facts = await ctx.chain.stanceOf(caller.wallets, input.subjectRef)
@@ -78,8 +79,7 @@ export async function createPost(
     marketId = market.id
     facet = market.facet
     nodes = market.nodes
-    // A stance is proof of a position held while the market is still open: after resolution a post is a comment.
-    if (!facts.resolved && facts.position) stance = { side: facts.position.side, size: facts.position.size, priceBps: facts.priceBps }
+    stance = provenStance(facts)
   } else {
     facet = { type: input.subjectType, ref: input.subjectRef }
     nodes = [facet]

@@ -40,6 +40,8 @@ export const roomEn = {
   promptAnnounce: 'Take prompt: {question} About: {market} — add a reason, or skip.',
   promptAnnounceNoMarket: 'Take prompt: {question} — add a reason, or skip.',
   promptBody: 'Say why in a line. It posts as a take with your position.',
+  /** When the take will show the account's larger position, another side than the one just bought. */
+  promptOtherSide: 'Your larger position here is {side}, so this take will show {side}.',
   promptPlaceholder: 'Your reason',
   promptPost: 'Post take',
   promptSkip: 'Skip',

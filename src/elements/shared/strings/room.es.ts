@@ -39,6 +39,7 @@ export const roomEs: RoomStrings = {
   promptAnnounce: 'Pregunta de opinión: {question} Sobre: {market} — añade una razón u omítela.',
   promptAnnounceNoMarket: 'Pregunta de opinión: {question} — añade una razón u omítela.',
   promptBody: 'Explícalo en una línea. Se publica como opinión con tu posición.',
+  promptOtherSide: 'Tu posición mayor aquí es {side}, así que esta opinión mostrará {side}.',
   promptPlaceholder: 'Tu razón',
   promptPost: 'Publicar opinión',
   promptSkip: 'Omitir',
