@@ -47,6 +47,12 @@ export const PATHS = {
 
 /** Stream topic for one thread. Market refs are lowercased. */
 export const threadTopic = (subjectType: string, subjectRef: string) => `thread:${subjectType}:${subjectRef.toLowerCase()}`
+/**
+ * Stream topic for one thread inside one room (`room:<roomId>:thread:…`). A private room's activity goes out
+ * only on these, and the stream lets a socket follow a private room's topic only with a session that may
+ * read the room (its members, its venue's owner, operators): the subscribe message carries the token.
+ */
+export const roomThreadTopic = (roomId: string, subjectType: string, subjectRef: string) => `room:${roomId}:${threadTopic(subjectType, subjectRef)}`
 
 /** Header names (DESIGN.md wire conventions). */
 export const HEADERS = { venueKey: 'X-Venue-Key', authorization: 'Authorization', venueKeyStatus: 'X-Venue-Key-Status' } as const

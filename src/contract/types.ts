@@ -142,6 +142,11 @@ export interface ThreadPage {
   titles: Titles
   hasMore: boolean
   nextCursor: string | null
+  /**
+   * The room the thread was read in (`room`, with `self` resolved to the venue's room id), else null. Its live
+   * changes come on `roomThreadTopic(roomId, …)` (`onComments(…, { room: roomId })`).
+   */
+  roomId?: string | null
 }
 
 export interface AuthorPostsResult {
@@ -389,12 +394,14 @@ export interface SponsorshipState {
 }
 
 /** Stream messages (§6): events carry no payload beyond the topic. */
-export type StreamClientMessage = { type: 'subscribe'; topic: string } | { type: 'unsubscribe'; topic: string } | { type: 'ping' }
+/** `token`: the session token, sent with a room topic (a private room's topics need a session that may read it). */
+export type StreamClientMessage = { type: 'subscribe'; topic: string; token?: string } | { type: 'unsubscribe'; topic: string } | { type: 'ping' }
 export type StreamServerMessage =
   | { type: 'changed'; topic: string }
   | { type: 'subscribed'; topic: string }
   | { type: 'pong' }
-  | { type: 'error'; code: string; message: string }
+  /** `topic`: the subscription refused (a room topic the session may not follow), which the socket no longer follows. */
+  | { type: 'error'; code: string; message: string; topic?: string }
 
 export type FeedScope = 'global' | 'following' | 'subject'
 export type FeedSort = 'live' | 'record'

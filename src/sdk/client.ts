@@ -5,7 +5,7 @@
  */
 import type { SubjectType } from '../contract/ids.ts'
 import { FEED_SCOPES, FEED_SORTS, MOD_STATES } from '../contract/params.ts'
-import { PATHS, threadTopic } from '../contract/paths.ts'
+import { PATHS, roomThreadTopic, threadTopic } from '../contract/paths.ts'
 import type {
   AuthorPostsResult,
   BlockResult,
@@ -120,7 +120,7 @@ export function createClient(config: ClientConfig) {
    */
   const venueOf = (o: { venue?: string }) => o.venue ?? cfg.venueId ?? undefined
   const takeCounts = takeCountsReader(request, venueOf)
-  const stream = createStream(cfg.streamUrl, config.WebSocketImpl)
+  const stream = createStream(cfg.streamUrl, config.WebSocketImpl, () => session?.token)
 
   /** A read: options become the query (the signal aside); the session goes along when there is one. */
   const read = <T>(path: string, o: ReadOptions = {}, extra: Query = {}) => {
@@ -135,7 +135,9 @@ export function createClient(config: ClientConfig) {
   }
   const setSession = (s: SessionInfo | null) => {
     if (s != null && typeof s.token != 'string') throw new ValidationError('session', 'must carry a token')
+    const was = session?.token
     session = s
+    if (was != s?.token) stream.resubscribe()
     listeners.forEach((l) => l(s))
   }
   /** Optional subject of a feed or rail: validated when given. */
@@ -248,10 +250,17 @@ export function createClient(config: ClientConfig) {
       ban: modWallet('ban'),
       unban: modWallet('unban'),
     },
-    /** Calls `cb` (no payload: refetch) whenever the thread changes; returns the unsubscribe. */
-    onComments: (subjectType: SubjectType, subjectRef: string, cb: () => void) => {
+    /**
+     * Calls `cb` (no payload: refetch) whenever the thread changes; returns the unsubscribe. With `room` (a room
+     * id, as a thread page's `roomId` names it): the thread inside that room, a private one's only while the
+     * session may read it.
+     */
+    onComments: (subjectType: SubjectType, subjectRef: string, cb: () => void, o: { room?: string | null } = {}) => {
       if (typeof cb != 'function') throw new ValidationError('callback', 'must be a function')
-      return stream.on(threadTopic(subjectType, v.subject(subjectType, subjectRef)), cb)
+      const ref = v.subject(subjectType, subjectRef)
+      if (o.room == null) return stream.on(threadTopic(subjectType, ref), cb)
+      if (o.room == 'self') throw new ValidationError('room', "must be a room id (a thread page's roomId), not 'self'")
+      return stream.on(roomThreadTopic(v.room(o.room), subjectType, ref), cb)
     },
 
     auth: {

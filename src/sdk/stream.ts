@@ -2,6 +2,8 @@
  * Live thread changes (§6): one socket per client, shared by every subscription, opened with the first
  * and closed with the last. After a drop it reconnects with backoff, resubscribes every topic, and calls
  * every callback once (changes may have been missed while it was down). Callbacks get no payload.
+ * A room topic (`room:…`) is subscribed with the session's token (a private room's need one that may read
+ * it), and again whenever the session changes (`resubscribe`).
  */
 import type { StreamClientMessage, StreamServerMessage } from '../contract/types.ts'
 import type { SocketConstructor, SocketLike } from './config.ts'
@@ -12,13 +14,14 @@ export const PING_MS = 25_000
 /** Reconnect delay: 500 ms doubling up to 30 s, with jitter. */
 const backoff = (n: number) => Math.min(30_000, 500 * 2 ** n) * (0.5 + Math.random() / 2)
 
-export function createStream(url: string, Impl: SocketConstructor | undefined) {
+export function createStream(url: string, Impl: SocketConstructor | undefined, token: () => string | undefined) {
   const topics = new Map<string, Set<() => void>>()
   let ws: SocketLike | null = null
   let retries = 0
   let timer: ReturnType<typeof setTimeout> | undefined
   let beat: ReturnType<typeof setInterval> | undefined
   const send = (m: StreamClientMessage) => ws?.readyState == 1 && ws.send(JSON.stringify(m))
+  const subscribe = (topic: string) => send({ type: 'subscribe', topic, token: topic[0] == 'r' ? token() : undefined })
   const fire = (t: string) => topics.get(t)?.forEach((cb) => cb())
 
   const open = () => {
@@ -28,7 +31,7 @@ export function createStream(url: string, Impl: SocketConstructor | undefined) {
     const s = (ws = new W(url))
     let heard = true
     s.onopen = () => {
-      for (const t of topics.keys()) send({ type: 'subscribe', topic: t })
+      for (const t of topics.keys()) subscribe(t)
       if (retries) for (const t of topics.keys()) fire(t)
       retries = 0
       beat = setInterval(() => (heard ? ((heard = false), send({ type: 'ping' })) : s.close()), PING_MS)
@@ -69,7 +72,7 @@ export function createStream(url: string, Impl: SocketConstructor | undefined) {
       let set = topics.get(topic)
       if (!set) {
         topics.set(topic, (set = new Set()))
-        send({ type: 'subscribe', topic })
+        subscribe(topic)
       }
       set.add(entry)
       return () => {
@@ -78,6 +81,10 @@ export function createStream(url: string, Impl: SocketConstructor | undefined) {
         send({ type: 'unsubscribe', topic })
         if (!topics.size) stop()
       }
+    },
+    /** Subscribes the room topics again with the session now held (after a sign-in or sign-out). */
+    resubscribe() {
+      for (const t of topics.keys()) if (t[0] == 'r') subscribe(t)
     },
     /** Ends every subscription and closes the socket. */
     close() {

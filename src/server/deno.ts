@@ -15,6 +15,7 @@
  */
 import { createService, type ListenOptions, type RunningService, runningService, serviceApp } from './service.ts'
 import { Hub } from './realtime/hub.ts'
+import { streamGate } from './services/stream-gate.ts'
 import { PATHS } from '../contract/paths.ts'
 import { flagsOrExit, SERVE_USAGE, serveUntilStopped } from './serve-cli.ts'
 
@@ -25,7 +26,7 @@ export type DenoService = RunningService
 export async function startDenoService(opts: DenoServiceOptions = {}): Promise<DenoService> {
   const svc = await createService(opts)
   const app = serviceApp(svc, opts.mount)
-  const hub = new Hub(svc.ctx.bus)
+  const hub = new Hub(svc.ctx.bus, streamGate(svc.ctx))
   const host = opts.host ?? '127.0.0.1'
 
   const handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response | Promise<Response> => {

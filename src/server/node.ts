@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { createService, type ListenOptions, type RunningService, runningService, serviceApp } from './service.ts'
 import { Hub, MAX_MESSAGE_CHARS } from './realtime/hub.ts'
+import { streamGate } from './services/stream-gate.ts'
 import { PATHS } from '../contract/paths.ts'
 
 export type ReferenceServiceOptions = ListenOptions
@@ -40,7 +41,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
       `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
   })
-  const hub = new Hub(svc.ctx.bus)
+  const hub = new Hub(svc.ctx.bus, streamGate(svc.ctx))
   // Frames up to 4x the message limit reach the hub, which answers oversized ones with an error message.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 })
   server.on('upgrade', (req, socket, head) => {

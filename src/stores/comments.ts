@@ -173,21 +173,36 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
 
       onMount($value, () => {
         let last: Loaded<ThreadPage> | undefined
+        // The thread's live changes: a room's thread follows the room's topic, named by the page's `roomId`
+        // (`self` resolved), so it listens once the first page is in; a private room's needs the session.
+        let offLive = () => {}
+        let live: string | null | undefined
+        const listen = (room: string | null) => {
+          if (room === live) return
+          offLive()
+          live = room
+          try {
+            offLive = ctx.client.onComments(
+              subjectType,
+              ref,
+              () => {
+                onLive({ subjectType, subjectRef: ref })
+                first.revalidate()
+              },
+              { room },
+            )
+          } catch {
+            // No WebSocket in this runtime: the thread still reads over HTTP, without live updates (§6.2).
+          }
+        }
+        if (!o.room) listen(null)
         const offData = first.subscribe((f) => {
           if (!f.data || f.data === last) return
           last = f.data
+          if (o.room && f.data.v.roomId) listen(f.data.v.roomId)
           const s = $s.get()
           $s.set(merge(s.key === first.key ? s : blank(first.key), f.data, true))
         })
-        let offLive = () => {}
-        try {
-          offLive = ctx.client.onComments(subjectType, ref, () => {
-            onLive({ subjectType, subjectRef: ref })
-            first.revalidate()
-          })
-        } catch {
-          // No WebSocket in this runtime: the thread still reads over HTTP, without live updates (§6.2).
-        }
         return () => {
           offData()
           offLive()

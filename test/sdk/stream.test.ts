@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import WebSocket, { WebSocketServer } from 'ws'
-import { threadTopic } from '../../src/contract/paths.ts'
+import { roomThreadTopic, threadTopic } from '../../src/contract/paths.ts'
 import type { StreamClientMessage } from '../../src/contract/types.ts'
 import { createClient, VenuekitError, type SocketConstructor } from '../../src/sdk/index.ts'
 
@@ -99,6 +99,45 @@ describe('SDK stream', () => {
     await until(() => got.length === 3, 'third callback')
     assert.equal(got[2], 'c0')
     offs.forEach((off) => off())
+  })
+
+  it('§6.1 a room\'s thread (`room`: a thread page\'s roomId) is followed on its room topic with the session token, and again after every sign-in or sign-out; thread topics carry no token', async () => {
+    fake.reset()
+    const c = client()
+    const tok = (n: string) => `vks_${n.repeat(64)}`
+    c.setSession({ token: tok('a'), accountId: 'acc', wallet: `0x${'12'.repeat(20)}`, wallets: [], venueId: null, operator: false, expiresAt: '2099-01-01T00:00:00Z' })
+    const R = roomThreadTopic('r_inner', 'event', M)
+    let heard = 0
+    const offR = c.onComments('event', M, () => heard++, { room: 'r_inner' })
+    const offT = c.onComments('category', 'weather', () => {})
+    const subs = () => fake.received.filter(({ conn, m }) => conn > fake.since && m.type === 'subscribe').map(({ m }) => m)
+    await until(() => subs().length === 2, 'two subscribes')
+    assert.deepEqual(
+      subs().map((m) => [m.type === 'subscribe' && m.topic, m.type === 'subscribe' && m.token]),
+      [
+        [R, tok('a')],
+        [T2, undefined],
+      ],
+    )
+    fake.changed(R)
+    await until(() => heard === 1, 'the room thread fires')
+    c.setSession({ ...c.session!, token: tok('b') })
+    c.setSession(null)
+    await until(() => subs().length === 4, 'the room topic again, twice')
+    assert.deepEqual(
+      subs()
+        .slice(2)
+        .map((m) => [m.type === 'subscribe' && m.topic, m.type === 'subscribe' && m.token]),
+      [
+        [R, tok('b')],
+        [R, undefined],
+      ],
+      'the room topic only, with the session now held',
+    )
+    assert.throws(() => c.onComments('event', M, () => {}, { room: 'self' }), (e: unknown) => e instanceof VenuekitError && e.code === 'validation')
+    assert.throws(() => c.onComments('event', M, () => {}, { room: 'no room' }), (e: unknown) => e instanceof VenuekitError && e.code === 'validation')
+    offR()
+    offT()
   })
 
   it('§6 each subscription returns its unsubscribe; the socket closes when the last subscription ends', async () => {

@@ -269,7 +269,7 @@ describe('thread read', () => {
   it('an unknown market reads as an empty thread (reads fail open), not an error', async () => {
     const r = await thread('0x' + 'cd'.repeat(32))
     assert.equal(r.status, 200)
-    assert.deepEqual(r.body, { posts: [], threads: {}, series: null, labels: {}, titles: {}, hasMore: false, nextCursor: null })
+    assert.deepEqual(r.body, { posts: [], threads: {}, series: null, labels: {}, titles: {}, hasMore: false, nextCursor: null, roomId: null })
   })
 
   it('bad input: unknown params are 400 unsupported-param; wrong types, bad ids and bad cursors are 400 with a code and a sentence', async () => {

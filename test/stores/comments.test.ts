@@ -76,6 +76,26 @@ describe('comments (§2.7)', () => {
     off()
   })
 
+  it('§6.1 "fires when the thread changes" in a private room: a member\'s thread in the room follows the room\'s topic with the session and sees another member\'s post live', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const v = await env.h.venue()
+    const room = await env.h.room(v, { type: 'topic', ref: `inner-${v.venueId}` }, 'private')
+    const m = await env.h.addMarket()
+    const member = await signInOn(vk, env)
+    const add = await fetch(`${env.svc.url}/v1/rooms/${room}/members/${member.wallet}`, { method: 'PUT', headers: { authorization: `Bearer ${v.owner.session!.token}` } })
+    assert.equal(add.status, 200)
+    const s = vk.comments('event', m.id, { room })
+    const off = mount(s)
+    await until(s, (x) => !x.loading && !x.error, 5000, 'the room thread read')
+    await new Promise((r) => setTimeout(r, 300))
+    const p = await v.owner.createPost('event', m.id, 'members only', null, { room })
+    const got = await until(s, (x) => x.newCount === 1, 5000, 'newCount 1 from the room topic')
+    got.showNew()
+    assert.deepEqual(ids(s.get().posts), [p.id])
+    off()
+  })
+
   it('a live refetch of the first page keeps the older posts it pushed out (nothing loaded disappears)', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())

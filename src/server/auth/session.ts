@@ -115,7 +115,13 @@ export async function resolveCaller(ctx: ServiceContext, c: Context, strict: boo
     if (strict) throw new ApiError(401, 'unauthenticated', "Authorization must be 'Bearer <session token>'")
     return null
   }
-  const hash = sha256(m[1])
+  return callerOfToken(ctx, m[1], strict)
+}
+
+/** The caller a session token names (the stream's room topics carry one), or null: as `resolveCaller`. */
+export async function callerOfToken(ctx: ServiceContext, token: string, strict = false): Promise<Caller | null> {
+  if (!/^vks_[0-9a-f]{64}$/.test(token)) return null
+  const hash = sha256(token)
   // The session, its account's wallets and its bans in one statement (every signed-in request pays for
   // this; a write checks the bans without another round trip).
   const [s] = await executeCached(

@@ -5,6 +5,7 @@ import { LIMITS } from '../../contract/limits.ts'
 import { THREAD_PARAMS } from '../../contract/params.ts'
 import { PATHS } from '../../contract/paths.ts'
 import { resolveCaller } from '../auth/session.ts'
+import type { ThreadPage } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { decodePostIdCursor } from '../http/id-cursor.ts'
 import { checkSubject, parseQuery, zBoolParam, zCursor, zLimit, zRoom, zSubjectRef, zSubjectType, zVenueId } from '../http/validate.ts'
@@ -47,7 +48,7 @@ export function threadRoutes(ctx: ServiceContext) {
       venue: readOverlay(q.venue, requestVenue),
       roomId: room?.id ?? null,
     })
-    return c.json(page)
+    return c.json({ ...page, roomId: room?.id ?? null } satisfies ThreadPage)
   })
 
   return app

@@ -7,6 +7,15 @@ import { publishThreads } from './thread-events.ts'
 export function wireChainHooks(ctx: ServiceContext, chain: FixtureChain) {
   chain.onResolved = async (marketId) => {
     await recomputeRecordsForMarket(ctx, marketId)
-    await publishThreads(ctx, [{ subject_type: 'event', subject_ref: marketId }])
+    // Receipts settle in every thread on the market: the public one and each room's.
+    const rooms = await ctx.db
+      .selectFrom('posts')
+      .select(['room_id', 'room_private'])
+      .distinct()
+      .where('subject_type', '=', 'event')
+      .where('subject_ref', '=', marketId.toLowerCase())
+      .where('room_id', 'is not', null)
+      .execute()
+    await publishThreads(ctx, [{ subject_type: 'event', subject_ref: marketId }, ...rooms.map((r) => ({ subject_type: 'event', subject_ref: marketId, ...r }))])
   }
 }

@@ -45,7 +45,7 @@ import { ApiError } from '../http/errors.ts'
 import { reachablePost } from './post-access.ts'
 import { POST_COLUMNS, agreedSet, toPost, type PostRow } from './post-view.ts'
 import { primaryWallets } from './leaderboard.ts'
-import { publishThreads } from './thread-events.ts'
+import { publishThreads, type ChangedThread } from './thread-events.ts'
 import { requireVenueAdmin } from './venues.ts'
 
 export const PLATFORM = '*'
@@ -152,7 +152,7 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
     const walletTarget = input.wallet ? await accountOfWallet(tx, ctx, input.wallet, action === 'ban') : null
     let ban: ModActionResult['ban'] = null
     /** Threads whose shown posts the action changes, besides the post's own: a ban's or unban's author's threads. */
-    let threads: { subject_type: string; subject_ref: string }[] = []
+    let threads: ChangedThread[] = []
     switch (action) {
       case 'keep':
         await settleReports(tx, ctx, post!.id, scope)
@@ -195,16 +195,15 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
             .onConflict((oc) => oc.columns(['scope', 'account_id']).doNothing())
             .execute()
         else await tx.deleteFrom('bans').where('scope', '=', scope).where('account_id', '=', target).execute()
-        // The overlay hides (or shows again) the author's posts on every thread they wrote in (§6.1).
-        // Private-room threads excepted: no event goes out for a private room (thread-events.ts).
+        // The overlay hides (or shows again) the author's posts on every thread they wrote in (§6.1), in
+        // rooms too (a private room's only on its room topic: thread-events.ts).
         if (target)
           threads = await tx
             .selectFrom('posts')
-            .select(['subject_type', 'subject_ref'])
+            .select(['subject_type', 'subject_ref', 'room_id', 'room_private'])
             .distinct()
             .where('account_id', '=', target)
             .where('deleted_at', 'is', null)
-            .where('room_private', '=', false)
             .execute()
         const shown = input.wallet ?? (target ? ((await primaryWallets(ctx, [target], tx)).get(target) ?? '') : '')
         ban = { wallet: shown, scope, banned: action === 'ban' }

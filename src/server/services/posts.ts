@@ -164,7 +164,7 @@ export async function createPost(
     })
   }
   // Both inserts return the whole row: `room_private` says whether the post went into a private room.
-  await publishThreads(ctx, [{ subject_type: input.subjectType, subject_ref: input.subjectRef, room_private: (post as PostRow & { room_private?: boolean }).room_private }])
+  await publishThreads(ctx, [{ subject_type: input.subjectType, subject_ref: input.subjectRef, room_id: post.room_id, room_private: (post as PostRow & { room_private?: boolean }).room_private }])
   return toPost(post, caller.accountId, new Set())
 }
 

@@ -4,13 +4,14 @@
  *   connection dropped) must not fail the request: a 500 for a post that exists invites a retry, which
  *   posts it twice. Events are best-effort by design (clients refetch; the SDK fires every callback after a
  *   reconnect), so the failure is logged and the write answers success.
- * - The stream authorises no topic: anyone, signed out included, may subscribe to any
- *   `thread:<subjectType>:<ref>` (realtime/hub.ts). A post in a private room shares its subject's topic
- *   with the public thread, so publishing its activity there would tell an outsider when a private room
- *   is active on that subject (§7 keeps a private room's existence unconfirmed to outsiders). Private-room
- *   activity therefore publishes nothing; a private room's readers see it on their next read.
+ * - Anyone, signed out included, may subscribe to any `thread:<subjectType>:<ref>` (realtime/hub.ts). A
+ *   post in a private room shares its subject's thread with the public one, so publishing its activity there
+ *   would tell an outsider when a private room is active on that subject (§7 keeps a private room's existence
+ *   unconfirmed to outsiders). A change in a room therefore also goes out on the room's own topic
+ *   (`room:<roomId>:thread:…`), and a private room's change ONLY there: the stream lets a socket follow a
+ *   private room's topic only with a session that may read the room (services/stream-gate.ts).
  */
-import { threadTopic } from '../../contract/paths.ts'
+import { roomThreadTopic, threadTopic } from '../../contract/paths.ts'
 import type { ServiceContext } from '../context.ts'
 
 /** A thread a write changed: its subject, and whether the change is inside a private room. */
@@ -18,12 +19,17 @@ export interface ChangedThread {
   subject_type: string
   subject_ref: string
   room_private?: boolean | null
+  /** The room the change is in, if any: its room topic goes out too. */
+  room_id?: string | null
 }
 
-/** Publishes each changed thread's topic once (private-room changes excepted); never throws. */
+/** Publishes each changed thread's topics once (a private room's only on its room topic); never throws. */
 export async function publishThreads(ctx: ServiceContext, threads: Iterable<ChangedThread>): Promise<void> {
   const topics = new Set<string>()
-  for (const t of threads) if (!t.room_private) topics.add(threadTopic(t.subject_type, t.subject_ref))
+  for (const t of threads) {
+    if (!t.room_private) topics.add(threadTopic(t.subject_type, t.subject_ref))
+    if (t.room_id) topics.add(roomThreadTopic(t.room_id, t.subject_type, t.subject_ref))
+  }
   for (const topic of topics) {
     try {
       await ctx.bus.publish(topic)

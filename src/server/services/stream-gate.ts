@@ -1,0 +1,27 @@
+/**
+ * Who may follow a stream topic (realtime/hub.ts). Thread topics are public, as thread reads are. A room's
+ * topics (`room:<roomId>:thread:…`) follow the room's read rules (§7): a public room's are open to anyone; a
+ * private room's only to a session that may read it (an active member, the venue's owner, an operator).
+ * Anything else, an unknown room included, is refused alike, so a refusal does not confirm that a private
+ * room exists. The hub asks again before each delivery of a room topic, so a member who leaves, is removed
+ * or signs out stops hearing the room at its next change.
+ */
+import { callerOfToken } from '../auth/session.ts'
+import type { ServiceContext } from '../context.ts'
+import { canSeePrivateRoom } from './rooms.ts'
+
+/** `token`: the session token the subscribe message carried, if any. */
+export type TopicGate = (topic: string, token: string | null) => Promise<boolean>
+
+const ROOM_OF_TOPIC = /^room:(r_[0-9a-z-]{1,64}):/
+
+export function streamGate(ctx: ServiceContext): TopicGate {
+  return async (topic, token) => {
+    const m = ROOM_OF_TOPIC.exec(topic)
+    if (!m) return !topic.startsWith('room:')
+    const room = await ctx.db.selectFrom('rooms').select(['id', 'venue_id', 'visibility']).where('id', '=', m[1]).executeTakeFirst()
+    if (!room) return false
+    if (room.visibility !== 'private') return true
+    return canSeePrivateRoom(ctx, room.id, room.venue_id, token ? await callerOfToken(ctx, token) : null)
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * §6.1 "fires when the thread changes" inside rooms, and §7's private room "not confirmed" to outsiders: a
+ * room's threads have their own topics (`room:<roomId>:thread:…`). A private room's changes go out only
+ * there, and only a session that may read the room (member, the venue's owner, operator) may follow them; it
+ * is asked again before every delivery. Real service, real `ws` sockets, real writes over HTTP.
+ */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { PATHS, roomThreadTopic, threadTopic } from '../../src/contract/paths.ts'
+import type { StreamServerMessage } from '../../src/contract/types.ts'
+import { Hub, MAX_PENDING_GATES } from '../../src/server/realtime/hub.ts'
+import { MemoryPubSub } from '../../src/server/realtime/pubsub.ts'
+import { addMarket, call, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { StreamClient } from '../helpers/stream.ts'
+import { claimVenue, createRoom, type Venue } from '../helpers/venues.ts'
+
+let svc: TestService
+before(async () => {
+  svc = await startTestService()
+})
+after(() => svc.close())
+
+const open: StreamClient[] = []
+after(() => {
+  for (const c of open) c.close()
+})
+async function client() {
+  const c = await StreamClient.open(svc.streamUrl)
+  open.push(c)
+  return c
+}
+
+/** Subscribes with an optional session token; resolves with the hub's answer. */
+async function ask(c: StreamClient, topic: string, token?: string) {
+  c.send({ type: 'subscribe', topic, ...(token ? { token } : {}) })
+  return c.next()
+}
+const refusedAnswer = (topic: string) => ({ type: 'error', code: 'room-not-found', message: 'no room with this id, or this session may not follow it', topic })
+
+async function write(method: string, path: string, user: TestUser, body?: unknown) {
+  const r = await call(svc, method, path, { token: user.token, body })
+  assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`)
+  return r.body
+}
+
+/** A venue with a private room holding two members, and a market. */
+async function privateRoom(): Promise<{ v: Venue; room: string; a: TestUser; b: TestUser; m: { id: string }; topic: string }> {
+  const v = await claimVenue(svc)
+  const room = await createRoom(svc, v, { subjectType: 'topic', visibility: 'private', title: 'Inner' })
+  const [a, b] = [await signIn(svc, undefined, v.venueId), await signIn(svc, undefined, v.venueId)]
+  for (const u of [a, b]) await write('PUT', `/v1/rooms/${room}/members/${u.wallet}`, v.owner)
+  const m = await addMarket(svc)
+  return { v, room, a, b, m, topic: roomThreadTopic(room, 'event', m.id) }
+}
+
+/** Nothing arrived on `c` for the watched topic: a change on a sentinel public thread (also followed) comes first. */
+async function expectQuiet(c: StreamClient, sentinel: string, author: TestUser) {
+  await write('POST', PATHS.posts, author, { subjectType: 'topic', subjectRef: sentinel, body: 'sentinel' })
+  assert.deepEqual(await c.next(), { type: 'changed', topic: threadTopic('topic', sentinel) })
+}
+
+describe('realtime: room topics', () => {
+  it('§6.1 "fires when the thread changes" in a private room: a member following room:<id>:thread:… with their session hears each change (post, reply, agree, edit, venue hide, ban, delete) once, and the public topic hears none', async () => {
+    const { v, room, a, b, m, topic } = await privateRoom()
+    const member = await client()
+    assert.deepEqual(await ask(member, topic, b.token), { type: 'subscribed', topic })
+    await member.subscribe(threadTopic('topic', 'sentinel-room'))
+    const outsider = await client()
+    await outsider.subscribe(threadTopic('event', m.id))
+    await outsider.subscribe(threadTopic('topic', 'sentinel-room'))
+
+    const top = await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'members only', room })
+    const id = top.post.id as string
+    assert.deepEqual(await member.next(), { type: 'changed', topic }, 'post')
+    const steps: [string, () => Promise<unknown>][] = [
+      ['reply', () => write('POST', PATHS.posts, b, { subjectType: 'event', subjectRef: m.id, body: 'a reply', parentId: id })],
+      ['agree', () => write('POST', PATHS.react(id), b, { kind: 'agree', active: true })],
+      ['edit', () => write('PATCH', PATHS.post(id), a, { body: 'members only, edited' })],
+      ['venue hide', () => write('POST', '/v1/mod/hide', v.owner, { venueId: v.venueId, postId: id })],
+      ['ban', () => write('POST', '/v1/mod/ban', v.owner, { venueId: v.venueId, wallet: a.wallet })],
+      ['delete', () => write('DELETE', PATHS.post(id), a)],
+    ]
+    for (const [name, step] of steps) {
+      await step()
+      assert.deepEqual(await member.next(), { type: 'changed', topic }, name)
+    }
+    // Nothing more on either socket: the sentinel's change is next on both.
+    await expectQuiet(outsider, 'sentinel-room', b)
+    assert.deepEqual(await member.next(), { type: 'changed', topic: threadTopic('topic', 'sentinel-room') }, 'each change fired once')
+  })
+
+  it('§7 a private room is "not confirmed" to outsiders: signed out, a bad token, a signed-in non-member and a member of another room are refused with the answer a room that does not exist gets; the venue\'s owner may follow it', async () => {
+    const { v, topic, m } = await privateRoom()
+    const other = await privateRoom()
+    const stranger = await signIn(svc)
+    const c = await client()
+    assert.deepEqual(await ask(c, topic), refusedAnswer(topic), 'signed out')
+    assert.deepEqual(await ask(c, topic, `vks_${'0'.repeat(64)}`), refusedAnswer(topic), 'unknown token')
+    assert.deepEqual(await ask(c, topic, 'not a token'), refusedAnswer(topic), 'malformed token')
+    assert.deepEqual(await ask(c, topic, stranger.token), refusedAnswer(topic), 'non-member')
+    assert.deepEqual(await ask(c, topic, other.a.token), refusedAnswer(topic), "another room's member")
+    const nowhere = roomThreadTopic('r_doesnotexist', 'event', m.id)
+    assert.deepEqual(await ask(c, nowhere, stranger.token), refusedAnswer(nowhere), 'no such room: the same answer')
+    assert.deepEqual(await ask(c, topic, v.owner.token), { type: 'subscribed', topic }, "the venue's owner")
+    await c.ping()
+    assert.equal(c.closed, null, 'a refusal leaves the socket open')
+  })
+
+  it('a member who leaves, or signs out, hears no more: the next change answers an error naming the topic, and later ones nothing', async () => {
+    const { v, room, a, b, m, topic } = await privateRoom()
+    const leaver = await client()
+    const signer = await client()
+    const second = await signIn(svc, undefined, v.venueId)
+    await write('PUT', `/v1/rooms/${room}/members/${second.wallet}`, v.owner)
+    assert.deepEqual(await ask(leaver, topic, b.token), { type: 'subscribed', topic })
+    assert.deepEqual(await ask(signer, topic, second.token), { type: 'subscribed', topic })
+    await leaver.subscribe(threadTopic('topic', 'sentinel-left'))
+    await signer.subscribe(threadTopic('topic', 'sentinel-left'))
+
+    await write('POST', `/v1/rooms/${room}/leave`, b)
+    await write('POST', PATHS.authSignOut, second)
+    await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'after they left', room })
+    assert.deepEqual(await leaver.next(), refusedAnswer(topic), 'left')
+    assert.deepEqual(await signer.next(), refusedAnswer(topic), 'signed out')
+    await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'and again', room })
+    await expectQuiet(leaver, 'sentinel-left', a)
+    await write('POST', PATHS.posts, a, { subjectType: 'topic', subjectRef: 'sentinel-left', body: 'for the other socket' })
+    // The signer's socket heard both sentinels (the first came while it was quiet on the room's topic).
+    assert.deepEqual(await signer.next(), { type: 'changed', topic: threadTopic('topic', 'sentinel-left') })
+    assert.deepEqual(await signer.next(), { type: 'changed', topic: threadTopic('topic', 'sentinel-left') })
+  })
+
+  it('§6.1 a public room\'s topic is open to anyone, signed out included, and fires for the room\'s posts', async () => {
+    const v = await claimVenue(svc)
+    const room = await createRoom(svc, v, { subjectType: 'topic' })
+    const m = await addMarket(svc)
+    const topic = roomThreadTopic(room, 'event', m.id)
+    const c = await client()
+    assert.deepEqual(await ask(c, topic), { type: 'subscribed', topic })
+    await write('POST', PATHS.posts, v.owner, { subjectType: 'event', subjectRef: m.id, body: 'in the public room', room })
+    assert.deepEqual(await c.next(), { type: 'changed', topic })
+  })
+
+  it('§6.1 the market resolving fires every room\'s thread on it, a private room\'s for its members', async () => {
+    const { room, a, m, topic } = await privateRoom()
+    await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'a take in the room', room })
+    const c = await client()
+    assert.deepEqual(await ask(c, topic, a.token), { type: 'subscribed', topic })
+    await svc.chain.resolve(m.id, 0)
+    assert.deepEqual(await c.next(), { type: 'changed', topic })
+  })
+
+  it('a thread read in a room names the room (roomId, `self` resolved), which is what a client follows', async () => {
+    const { v, room, a, m } = await privateRoom()
+    const page = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}&room=${room}`, { token: a.token })
+    assert.equal(page.status, 200)
+    assert.equal(page.body.roomId, room)
+    const self = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}&room=self`, { key: v.key })
+    assert.equal(self.body.roomId, v.selfRoomId)
+    assert.equal((await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)).body.roomId, null)
+  })
+})
+
+describe('realtime: the hub waiting on the gate', () => {
+  /** A hub whose gate answers when the test says, and a socket that records what it is sent. */
+  function gatedHub() {
+    const answers: { topic: string; token: string | null; resolve: (ok: boolean) => void; reject: (e: Error) => void }[] = []
+    const bus = new MemoryPubSub()
+    const hub = new Hub(bus, (topic, token) => new Promise<boolean>((resolve, reject) => answers.push({ topic, token, resolve, reject })))
+    const sent: StreamServerMessage[] = []
+    const socket = { send: (t: string) => void sent.push(JSON.parse(t)), close() {} }
+    const h = hub.attach(socket)
+    const flush = () => new Promise((r) => setTimeout(r, 0))
+    return { hub, bus, answers, sent, h, flush }
+  }
+  const topic = roomThreadTopic('r_abc', 'topic', 'chatter')
+
+  it('a subscription unsubscribed while the gate is answering is not followed, and no "subscribed" is sent', async () => {
+    const { bus, answers, sent, h, flush } = gatedHub()
+    h.onMessage(JSON.stringify({ type: 'subscribe', topic, token: 'vks_x' }))
+    assert.deepEqual(answers.map((a) => [a.topic, a.token]), [[topic, 'vks_x']])
+    h.onMessage(JSON.stringify({ type: 'unsubscribe', topic }))
+    answers[0].resolve(true)
+    await flush()
+    await bus.publish(topic)
+    await flush()
+    assert.deepEqual(sent, [])
+  })
+
+  it(`at most ${MAX_PENDING_GATES} room subscriptions wait on the gate at once: the next is refused as rate-limited`, async () => {
+    const { answers, sent, h } = gatedHub()
+    for (let i = 0; i <= MAX_PENDING_GATES; i++) h.onMessage(JSON.stringify({ type: 'subscribe', topic: roomThreadTopic(`r_${i}`, 'topic', 'chatter') }))
+    assert.equal(answers.length, MAX_PENDING_GATES)
+    assert.equal(sent.length, 1)
+    assert.equal(sent[0].type === 'error' && sent[0].code, 'rate-limited')
+  })
+
+  it('a gate that fails (the database away) refuses, and says so on the console', async (t) => {
+    const logged = t.mock.method(console, 'error', () => {})
+    const { answers, sent, h, flush } = gatedHub()
+    h.onMessage(JSON.stringify({ type: 'subscribe', topic }))
+    answers[0].reject(new Error('connection refused'))
+    await flush()
+    assert.deepEqual(sent, [refusedAnswer(topic)])
+    assert.match(String(logged.mock.calls[0].arguments[0]), /\[venuekit\] stream gate failed/)
+  })
+
+  it('delivery asks the gate again: a change reaches the socket only once the gate allows it at that moment', async () => {
+    const { bus, answers, sent, h, flush } = gatedHub()
+    h.onMessage(JSON.stringify({ type: 'subscribe', topic, token: 'vks_y' }))
+    answers.shift()!.resolve(true)
+    await flush()
+    assert.deepEqual(sent.splice(0), [{ type: 'subscribed', topic }])
+    await bus.publish(topic)
+    assert.deepEqual(sent, [], 'held until the gate answers')
+    assert.equal(answers[0].token, 'vks_y', 'with the token it subscribed with')
+    answers.shift()!.resolve(true)
+    await flush()
+    assert.deepEqual(sent.splice(0), [{ type: 'changed', topic }])
+    await bus.publish(topic)
+    answers.shift()!.resolve(false)
+    await flush()
+    assert.deepEqual(sent.splice(0), [refusedAnswer(topic)])
+    await bus.publish(topic)
+    await flush()
+    assert.deepEqual([sent, answers.length], [[], 0], 'no longer followed')
+  })
+})
