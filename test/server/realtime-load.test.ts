@@ -3,20 +3,23 @@
  * while writes land on every thread at once; each socket must receive every change event of its thread,
  * exactly once, and none of another thread's (the deliveries are counted). Then a dropped socket: the
  * SDK's `onComments` behind a TCP relay whose connection is cut without a close frame reconnects,
- * resubscribes, and keeps receiving its thread's events.
+ * resubscribes, and keeps receiving its thread's events. And a private room's thread with 1,000 member
+ * sockets: every delivery passes the stream's gate (one call for all of them), and each socket gets every event.
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import WebSocket from 'ws'
-import { PATHS, threadTopic } from '../../src/contract/paths.ts'
+import { PATHS, roomThreadTopic, threadTopic } from '../../src/contract/paths.ts'
 import type { StreamServerMessage } from '../../src/contract/types.ts'
 import { createClient, type SocketConstructor } from '../../src/sdk/index.ts'
 import { addMarket, call, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { claimVenue, createRoom } from '../helpers/venues.ts'
 
 const SOCKETS = 1000
 const THREADS = 10
 const CHANGES_PER_THREAD = 12
+const MEMBERS = 100
 
 let svc: TestService
 let author: TestUser
@@ -41,7 +44,7 @@ interface Sub {
   subscribed: boolean
 }
 
-function subscriber(topic: string): Promise<Sub> {
+function subscriber(topic: string, token?: string): Promise<Sub> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(svc.streamUrl)
     const sub: Sub = { ws, topic, changed: new Map(), subscribed: false }
@@ -52,7 +55,7 @@ function subscriber(topic: string): Promise<Sub> {
         resolve(sub)
       } else if (m.type === 'changed') sub.changed.set(m.topic, (sub.changed.get(m.topic) ?? 0) + 1)
     })
-    ws.once('open', () => ws.send(JSON.stringify({ type: 'subscribe', topic })))
+    ws.once('open', () => ws.send(JSON.stringify({ type: 'subscribe', topic, token })))
     ws.once('error', reject)
   })
 }
@@ -89,6 +92,32 @@ describe('realtime under load', () => {
       assert.equal(s.changed.size, 1, 'events of other threads reached a subscriber')
     }
     console.log(`realtime: ${SOCKETS} subscribers, ${THREADS * CHANGES_PER_THREAD} writes, ${delivered()} deliveries in ${ms.toFixed(0)} ms (${svc.ctx.store.kind})`)
+    await Promise.all(subs.map((s) => new Promise<void>((r) => (s.ws.once('close', () => r()), s.ws.close()))))
+    await until('the hub to forget closed sockets', () => svc.hub.socketCount === 0, 10_000)
+  })
+
+  it(`a private room's ${SOCKETS.toLocaleString('en')} member sockets (${MEMBERS} members, each signed in on ${SOCKETS / MEMBERS} sockets) each receive every change event of the room's thread; the gate decides each delivery for all of them in one call`, { timeout: 120_000 }, async () => {
+    const v = await claimVenue(svc)
+    const room = await createRoom(svc, v, { subjectType: 'topic', visibility: 'private' })
+    const members: TestUser[] = []
+    for (let i = 0; i < MEMBERS; i += 10) members.push(...(await Promise.all(Array.from({ length: 10 }, () => signIn(svc, undefined, v.venueId)))))
+    for (const u of members) assert.equal((await call(svc, 'PUT', `/v1/rooms/${room}/members/${u.wallet}`, { token: v.owner.token })).status, 200)
+    const m = await addMarket(svc)
+    const topic = roomThreadTopic(room, 'event', m.id)
+    const subs: Sub[] = []
+    for (let i = 0; i < SOCKETS; i += 100) subs.push(...(await Promise.all(Array.from({ length: 100 }, (_, j) => subscriber(topic, members[(i + j) % MEMBERS].token)))))
+    const t0 = performance.now()
+    for (let k = 0; k < CHANGES_PER_THREAD; k++) {
+      const r = await call(svc, 'POST', PATHS.posts, { token: v.owner.token, body: { subjectType: 'event', subjectRef: m.id, body: `members only ${k}`, room } })
+      assert.equal(r.status, 201, JSON.stringify(r.body))
+    }
+    const expected = SOCKETS * CHANGES_PER_THREAD
+    const delivered = () => subs.reduce((n, s) => n + (s.changed.get(s.topic) ?? 0), 0)
+    await until(`${expected} deliveries (have ${delivered()})`, () => delivered() >= expected)
+    const ms = performance.now() - t0
+    await new Promise((r) => setTimeout(r, 300))
+    for (const s of subs) assert.equal(s.changed.get(topic), CHANGES_PER_THREAD)
+    console.log(`realtime: a private room, ${SOCKETS} member sockets, ${CHANGES_PER_THREAD} writes, ${delivered()} deliveries in ${ms.toFixed(0)} ms (${svc.ctx.store.kind})`)
     await Promise.all(subs.map((s) => new Promise<void>((r) => (s.ws.once('close', () => r()), s.ws.close()))))
     await until('the hub to forget closed sockets', () => svc.hub.socketCount === 0, 10_000)
   })

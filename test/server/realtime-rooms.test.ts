@@ -10,13 +10,14 @@ import { PATHS, roomThreadTopic, threadTopic } from '../../src/contract/paths.ts
 import type { StreamServerMessage } from '../../src/contract/types.ts'
 import { Hub, MAX_PENDING_GATES } from '../../src/server/realtime/hub.ts'
 import { MemoryPubSub } from '../../src/server/realtime/pubsub.ts'
-import { addMarket, call, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { addMarket, call, newWallet, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 import { StreamClient } from '../helpers/stream.ts'
 import { claimVenue, createRoom, type Venue } from '../helpers/venues.ts'
 
 let svc: TestService
+const operatorWallet = newWallet()
 before(async () => {
-  svc = await startTestService()
+  svc = await startTestService({ operators: [operatorWallet.address] })
 })
 after(() => svc.close())
 
@@ -89,7 +90,7 @@ describe('realtime: room topics', () => {
     assert.deepEqual(await member.next(), { type: 'changed', topic: threadTopic('topic', 'sentinel-room') }, 'each change fired once')
   })
 
-  it('§7 a private room is "not confirmed" to outsiders: signed out, a bad token, a signed-in non-member and a member of another room are refused with the answer a room that does not exist gets; the venue\'s owner may follow it', async () => {
+  it('§7 a private room is "not confirmed" to outsiders: signed out, a bad token, a signed-in non-member and a member of another room are refused with the answer a room that does not exist gets; the venue\'s owner and an operator may follow it', async () => {
     const { v, topic, m } = await privateRoom()
     const other = await privateRoom()
     const stranger = await signIn(svc)
@@ -102,6 +103,8 @@ describe('realtime: room topics', () => {
     const nowhere = roomThreadTopic('r_doesnotexist', 'event', m.id)
     assert.deepEqual(await ask(c, nowhere, stranger.token), refusedAnswer(nowhere), 'no such room: the same answer')
     assert.deepEqual(await ask(c, topic, v.owner.token), { type: 'subscribed', topic }, "the venue's owner")
+    const op = await client()
+    assert.deepEqual(await ask(op, topic, (await signIn(svc, operatorWallet)).token), { type: 'subscribed', topic }, 'an operator')
     await c.ping()
     assert.equal(c.closed, null, 'a refusal leaves the socket open')
   })
@@ -166,7 +169,8 @@ describe('realtime: the hub waiting on the gate', () => {
   function gatedHub() {
     const answers: { topic: string; token: string | null; resolve: (ok: boolean) => void; reject: (e: Error) => void }[] = []
     const bus = new MemoryPubSub()
-    const hub = new Hub(bus, (topic, token) => new Promise<boolean>((resolve, reject) => answers.push({ topic, token, resolve, reject })))
+    // One socket, so each gate call asks for one token.
+    const hub = new Hub(bus, (topic, [token]) => new Promise<boolean[]>((resolve, reject) => answers.push({ topic, token, resolve: (ok) => resolve([ok]), reject })))
     const sent: StreamServerMessage[] = []
     const socket = { send: (t: string) => void sent.push(JSON.parse(t)), close() {} }
     const h = hub.attach(socket)
@@ -203,6 +207,29 @@ describe('realtime: the hub waiting on the gate', () => {
     await flush()
     assert.deepEqual(sent, [refusedAnswer(topic)])
     assert.match(String(logged.mock.calls[0].arguments[0]), /\[venuekit\] stream gate failed/)
+  })
+
+  it('a delivery asks the gate once for every subscriber of the instance, with each one\'s token, and acts on each answer', async () => {
+    const calls: (string | null)[][] = []
+    let answer: boolean[] = []
+    const bus = new MemoryPubSub()
+    const hub = new Hub(bus, async (_topic, tokens) => (calls.push(tokens), answer.length ? answer : tokens.map(() => true)))
+    const sockets = ['vks_1', 'vks_2', null].map((token) => {
+      const sent: StreamServerMessage[] = []
+      const h = hub.attach({ send: (t: string) => void sent.push(JSON.parse(t)), close() {} })
+      h.onMessage(JSON.stringify({ type: 'subscribe', topic, ...(token ? { token } : {}) }))
+      return sent
+    })
+    await new Promise((r) => setTimeout(r, 0))
+    calls.length = 0
+    answer = [true, false, true]
+    await bus.publish(topic)
+    await new Promise((r) => setTimeout(r, 0))
+    assert.deepEqual(calls, [['vks_1', 'vks_2', null]], 'one call')
+    assert.deepEqual(
+      sockets.map((sent) => sent.slice(1)),
+      [[{ type: 'changed', topic }], [refusedAnswer(topic)], [{ type: 'changed', topic }]],
+    )
   })
 
   it('delivery asks the gate again: a change reaches the socket only once the gate allows it at that moment', async () => {

@@ -118,35 +118,50 @@ export async function resolveCaller(ctx: ServiceContext, c: Context, strict: boo
   return callerOfToken(ctx, m[1], strict)
 }
 
-/** The caller a session token names (the stream's room topics carry one), or null: as `resolveCaller`. */
-export async function callerOfToken(ctx: ServiceContext, token: string, strict = false): Promise<Caller | null> {
-  if (!/^vks_[0-9a-f]{64}$/.test(token)) return null
-  const hash = sha256(token)
-  // The session, its account's wallets and its bans in one statement (every signed-in request pays for
-  // this; a write checks the bans without another round trip).
-  const [s] = await executeCached(
-    ctx.db,
-    ctx.db
-      .selectFrom('sessions as s')
-      .selectAll('s')
-      .select(sql<string[]>`array(select w.address from wallets w where w.account_id = s.account_id order by w.linked_at)`.as('wallets'))
-      .select(sql<string[]>`array(select b.scope from bans b where b.account_id = s.account_id)`.as('bans'))
-      .where('s.token_hash', '=', hash),
-  )
-  if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= ctx.now().getTime()) {
-    if (strict) throw new ApiError(401, 'session-expired', 'your session has ended; sign in again')
-    return null
-  }
-  const wallets = s.wallets
+const TOKEN_RE = /^vks_[0-9a-f]{64}$/
+
+/** Sessions with their account's wallets and bans, in one statement (every signed-in request pays for it). */
+const sessionsWithAccount = (ctx: ServiceContext) =>
+  ctx.db
+    .selectFrom('sessions as s')
+    .selectAll('s')
+    .select(sql<string[]>`array(select w.address from wallets w where w.account_id = s.account_id order by w.linked_at)`.as('wallets'))
+    .select(sql<string[]>`array(select b.scope from bans b where b.account_id = s.account_id)`.as('bans'))
+type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionsWithAccount>['executeTakeFirstOrThrow']>>
+
+/** The caller of a session row, or null when the session is revoked or expired. */
+function callerOf(ctx: ServiceContext, s: SessionRow | undefined): Caller | null {
+  if (!s || s.revoked_at || new Date(s.expires_at).getTime() <= ctx.now().getTime()) return null
   return {
     accountId: s.account_id,
     wallet: s.wallet,
-    wallets,
+    wallets: s.wallets,
     venueId: s.venue_id,
-    operator: wallets.some((w) => ctx.config.operators.has(w)),
-    tokenHash: hash,
+    operator: s.wallets.some((w) => ctx.config.operators.has(w)),
+    tokenHash: s.token_hash,
     bans: s.bans,
   }
+}
+
+/** The caller a session token names, or null: as `resolveCaller`. */
+export async function callerOfToken(ctx: ServiceContext, token: string, strict = false): Promise<Caller | null> {
+  // A write checks the bans read here without another round trip.
+  const [s] = TOKEN_RE.test(token) ? await executeCached(ctx.db, sessionsWithAccount(ctx).where('s.token_hash', '=', sha256(token))) : []
+  const caller = callerOf(ctx, s)
+  if (!caller && strict) throw new ApiError(401, 'session-expired', 'your session has ended; sign in again')
+  return caller
+}
+
+/** The callers of many session tokens in one statement (the stream's room topics carry them), by token. */
+export async function callersOfTokens(ctx: ServiceContext, tokens: Iterable<string>): Promise<Map<string, Caller>> {
+  const byHash = new Map([...tokens].filter((t) => TOKEN_RE.test(t)).map((t) => [sha256(t), t]))
+  const out = new Map<string, Caller>()
+  if (!byHash.size) return out
+  for (const s of await sessionsWithAccount(ctx).where('s.token_hash', 'in', [...byHash.keys()]).execute()) {
+    const caller = callerOf(ctx, s)
+    if (caller) out.set(byHash.get(s.token_hash)!, caller)
+  }
+  return out
 }
 
 export async function requireCaller(ctx: ServiceContext, c: Context): Promise<Caller> {

@@ -47,7 +47,7 @@ export class Hub {
   /** `gate`: who may follow a room topic (without one, room topics are refused). */
   constructor(
     bus: PubSub,
-    private readonly gate: TopicGate = async () => false,
+    private readonly gate: TopicGate = async (_t, tokens) => tokens.map(() => false),
   ) {
     this.unlisten = bus.subscribe((topic) => this.deliver(topic))
   }
@@ -104,7 +104,7 @@ export class Hub {
     const token = typeof msg.token === 'string' && msg.token.length <= 128 ? msg.token : null
     state.asks.set(topic, ask)
     state.pending++
-    this.pass(topic, token).then((ok) => {
+    this.pass(topic, [token]).then(([ok]) => {
       state.pending--
       // Closed, or asked again, while the gate was answering: the newer ask decides.
       if (this.sockets.get(socket) !== state || state.asks.get(topic) !== ask) return
@@ -114,13 +114,13 @@ export class Hub {
     })
   }
 
-  /** The gate's answer; a failing gate (the database away) refuses. */
-  private async pass(topic: string, token: string | null) {
+  /** The gate's answers; a failing gate (the database away) refuses. */
+  private async pass(topic: string, tokens: (string | null)[]): Promise<boolean[]> {
     try {
-      return await this.gate(topic, token)
+      return await this.gate(topic, tokens)
     } catch (err) {
       console.error(`[venuekit] stream gate failed for ${topic}`, err)
-      return false
+      return tokens.map(() => false)
     }
   }
 
@@ -164,17 +164,23 @@ export class Hub {
       }
     }
     if (!gated(topic)) return void [...set].forEach(sendTo)
-    // A room topic: each subscriber passes the gate again (a member who left, was removed or signed out hears no more).
-    for (const s of [...set]) {
+    // A room topic: every subscriber passes the gate again, in one call (a member who left, was removed or
+    // signed out hears no more).
+    const subs = [...set].map((s) => {
       const state = this.sockets.get(s)
-      const ask = state?.asks.get(topic)
-      this.pass(topic, state?.topics.get(topic) ?? null).then((ok) => {
+      return { s, state, ask: state?.asks.get(topic) }
+    })
+    this.pass(
+      topic,
+      subs.map((x) => x.state?.topics.get(topic) ?? null),
+    ).then((oks) =>
+      subs.forEach(({ s, state, ask }, i) => {
         if (this.sockets.get(s) !== state || state?.asks.get(topic) !== ask || !this.topics.get(topic)?.has(s)) return
-        if (ok) return sendTo(s)
+        if (oks[i]) return sendTo(s)
         this.drop(s, topic)
         this.send(s, refused(topic))
-      })
-    }
+      }),
+    )
   }
 
   close() {

@@ -52,22 +52,29 @@ export async function resolveRoom(ctx: ServiceContext, roomParam: string, venue:
  * caller holds one (PGlite serves one connection: a read on `ctx.db` would wait for the transaction's end).
  */
 export async function canSeePrivateRoom(ctx: ServiceContext, roomId: string, venueId: string, caller: Caller | null, db: Kysely<Database> = ctx.db): Promise<boolean> {
-  if (!caller) return false
-  if (caller.operator) return true
-  const owner = await db.selectFrom('venues').select('owner_account_id').where('id', '=', venueId).executeTakeFirst()
-  if (owner?.owner_account_id === caller.accountId) return true
-  return isActiveMember(ctx, roomId, caller.accountId, db)
+  return (await whoSeesPrivateRoom(ctx, roomId, venueId, [caller], db))[0]
 }
 
-export async function isActiveMember(ctx: ServiceContext, roomId: string, accountId: string, db: Kysely<Database> = ctx.db): Promise<boolean> {
-  const m = await db
-    .selectFrom('room_members')
-    .select('account_id')
-    .where('room_id', '=', roomId)
-    .where('account_id', '=', accountId)
-    .where('left_at', 'is', null)
-    .executeTakeFirst()
-  return !!m
+/** `canSeePrivateRoom` for many callers at once (the stream's gate decides a delivery for every socket), in order. */
+export async function whoSeesPrivateRoom(ctx: ServiceContext, roomId: string, venueId: string, callers: (Caller | null)[], db: Kysely<Database> = ctx.db): Promise<boolean[]> {
+  const asking = callers.filter((c): c is Caller => !!c && !c.operator)
+  if (!asking.length) return callers.map((c) => !!c?.operator)
+  const owner = (await db.selectFrom('venues').select('owner_account_id').where('id', '=', venueId).executeTakeFirst())?.owner_account_id
+  const others = [...new Set(asking.map((c) => c.accountId).filter((a) => a !== owner))]
+  const members = new Set(
+    others.length
+      ? (
+          await db
+            .selectFrom('room_members')
+            .select('account_id')
+            .where('room_id', '=', roomId)
+            .where('left_at', 'is', null)
+            .where('account_id', 'in', others)
+            .execute()
+        ).map((r) => r.account_id)
+      : [],
+  )
+  return callers.map((c) => !!c && (c.operator || c.accountId === owner || members.has(c.accountId)))
 }
 
 export interface NewRoom {

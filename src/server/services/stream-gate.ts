@@ -6,22 +6,27 @@
  * room exists. The hub asks again before each delivery of a room topic, so a member who leaves, is removed
  * or signs out stops hearing the room at its next change.
  */
-import { callerOfToken } from '../auth/session.ts'
+import { callersOfTokens } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
-import { canSeePrivateRoom } from './rooms.ts'
+import { whoSeesPrivateRoom } from './rooms.ts'
 
-/** `token`: the session token the subscribe message carried, if any. */
-export type TopicGate = (topic: string, token: string | null) => Promise<boolean>
+/**
+ * For one topic, whether each of these sessions (the tokens the subscribe messages carried, or null) may
+ * follow it, in order. One call decides a delivery for every socket of the instance at once.
+ */
+export type TopicGate = (topic: string, tokens: (string | null)[]) => Promise<boolean[]>
 
 const ROOM_OF_TOPIC = /^room:(r_[0-9a-z-]{1,64}):/
 
 export function streamGate(ctx: ServiceContext): TopicGate {
-  return async (topic, token) => {
+  return async (topic, tokens) => {
+    const all = (ok: boolean) => tokens.map(() => ok)
     const m = ROOM_OF_TOPIC.exec(topic)
-    if (!m) return !topic.startsWith('room:')
+    if (!m) return all(!topic.startsWith('room:'))
     const room = await ctx.db.selectFrom('rooms').select(['id', 'venue_id', 'visibility']).where('id', '=', m[1]).executeTakeFirst()
-    if (!room) return false
-    if (room.visibility !== 'private') return true
-    return canSeePrivateRoom(ctx, room.id, room.venue_id, token ? await callerOfToken(ctx, token) : null)
+    if (!room) return all(false)
+    if (room.visibility !== 'private') return all(true)
+    const callers = await callersOfTokens(ctx, new Set(tokens.filter((t): t is string => !!t)))
+    return whoSeesPrivateRoom(ctx, room.id, room.venue_id, tokens.map((t) => (t && callers.get(t)) || null))
   }
 }
