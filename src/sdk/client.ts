@@ -259,7 +259,7 @@ export function createClient(config: ClientConfig) {
       if (typeof cb != 'function') throw new ValidationError('callback', 'must be a function')
       const ref = v.subject(subjectType, subjectRef)
       if (o.room == null) return stream.on(threadTopic(subjectType, ref), cb)
-      if (o.room == 'self') throw new ValidationError('room', "must be a room id (a thread page's roomId), not 'self'")
+      if (o.room == 'self') throw new ValidationError('room', "must be a room id, not 'self'")
       return stream.on(roomThreadTopic(v.room(o.room), subjectType, ref), cb)
     },
 

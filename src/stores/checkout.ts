@@ -175,16 +175,19 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
   // The side a take posted now would show, per prompt (answerKey), read from the service when the prompt is
   // shown, and again after every buy of it (a larger buy of the asked side can make it the largest position).
   const $held = atom<Record<string, number | null>>({})
-  const heldRead = new Set<string>()
+  /** The latest read of each prompt's held side (an older answer that comes after it is dropped). */
+  const heldRead = new Map<string, number>()
+  let reads = 0
   /** Whether a prompt is drawn (read only then). */
   let watched = false
   const readHeld = (o: Open | null) => {
     const k = o && answerKey(o)
     if (!k || heldRead.has(k)) return
-    heldRead.add(k)
+    const n = ++reads
+    heldRead.set(k, n)
     ctx.client.myStance(o.marketId).then(
-      (r) => $held.set({ ...$held.get(), [k]: r.stance?.side ?? null }),
-      () => heldRead.delete(k),
+      (r) => heldRead.get(k) == n && $held.set({ ...$held.get(), [k]: r.stance?.side ?? null }),
+      () => heldRead.get(k) == n && heldRead.delete(k),
     )
   }
 

@@ -173,8 +173,8 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
 
       onMount($value, () => {
         let last: Loaded<ThreadPage> | undefined
-        // The thread's live changes: a room's thread follows the room's topic, named by the page's `roomId`
-        // (`self` resolved), so it listens once the first page is in; a private room's needs the session.
+        // The thread's live changes: a room's thread follows the room's topic (a private room's needs the
+        // session): at once for a room id, and for `self` once the first page names it (`roomId`).
         let offLive = () => {}
         let live: string | null | undefined
         const listen = (room: string | null) => {
@@ -195,11 +195,11 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
             // No WebSocket in this runtime: the thread still reads over HTTP, without live updates (§6.2).
           }
         }
-        if (!o.room) listen(null)
+        if (o.room != 'self') listen(o.room || null)
         const offData = first.subscribe((f) => {
           if (!f.data || f.data === last) return
           last = f.data
-          if (o.room && f.data.v.roomId) listen(f.data.v.roomId)
+          if (o.room == 'self' && f.data.v.roomId) listen(f.data.v.roomId)
           const s = $s.get()
           $s.set(merge(s.key === first.key ? s : blank(first.key), f.data, true))
         })

@@ -7,6 +7,7 @@
 import { atom, computed, type ReadableAtom } from 'nanostores'
 import type { ModActionResult, ModQueueItem, ModQueuePage, ModState } from '../contract/types.ts'
 import type { ModOptions } from '../sdk/client.ts'
+import { VenuekitError } from '../sdk/errors.ts'
 import { keyOf, statusOf, type Ctx } from './ctx.ts'
 import { paged } from './paged.ts'
 
@@ -48,7 +49,10 @@ export const MODERATION_CTX = Symbol.for('venuekit.moderation-ctx')
  * operator screen, attaches them here (one context per page, §4.5.5).
  */
 export function withModeration<V extends { moderationQueue?: unknown }>(vk: V): V & ReturnType<typeof moderation> {
-  return (vk.moderationQueue ? vk : Object.assign(vk, moderation((vk as { [MODERATION_CTX]?: Ctx })[MODERATION_CTX]!))) as V & ReturnType<typeof moderation>
+  if (vk.moderationQueue) return vk as V & ReturnType<typeof moderation>
+  const ctx = (vk as { [MODERATION_CTX]?: Ctx })[MODERATION_CTX]
+  if (!ctx) throw new VenuekitError('version-mismatch', "the page's venuekit context has no moderation stores: load venuekit.js and venuekit-operator.js of the same release")
+  return Object.assign(vk, moderation(ctx))
 }
 
 export function moderation(ctx: Ctx) {

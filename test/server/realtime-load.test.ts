@@ -96,7 +96,7 @@ describe('realtime under load', () => {
     await until('the hub to forget closed sockets', () => svc.hub.socketCount === 0, 10_000)
   })
 
-  it(`a private room's ${SOCKETS.toLocaleString('en')} member sockets (${MEMBERS} members, each signed in on ${SOCKETS / MEMBERS} sockets) each receive every change event of the room's thread; the gate decides each delivery for all of them in one call`, { timeout: 120_000 }, async () => {
+  it(`a private room's ${SOCKETS.toLocaleString('en')} member sockets (${MEMBERS} members, each signed in on ${SOCKETS / MEMBERS} sockets) each receive every change event of the room's thread, every delivery passing the stream's gate`, { timeout: 120_000 }, async () => {
     const v = await claimVenue(svc)
     const room = await createRoom(svc, v, { subjectType: 'topic', visibility: 'private' })
     const members: TestUser[] = []

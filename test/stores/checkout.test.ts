@@ -280,7 +280,14 @@ describe('take prompt (§3.4)', () => {
   })
 
   it('§1.4 the take\'s stance is the account\'s largest position: when that is the other side of the buy, the prompt names it (otherSideLabel), read from the service; a larger buy of the asked side takes it away', async (t) => {
-    const vk = page(env)
+    // The service's answers to the held-side reads, counted once the store has them.
+    let answered = 0
+    const counting = (async (input: string | URL | Request, init?: RequestInit) => {
+      const r = await fetch(input, init)
+      if (String(input).includes('/v1/me/stance/')) void r.clone().json().then(() => setTimeout(() => answered++, 10))
+      return r
+    }) as typeof fetch
+    const vk = page(env, { fetch: counting })
     t.after(() => vk.dispose())
     const m = await env.h.addMarket()
     const w = await signInOn(vk, env)
@@ -302,9 +309,13 @@ describe('take prompt (§3.4)', () => {
     // No position at all yet (or the same side): nothing to say.
     const m2 = await env.h.addMarket()
     await env.h.setPosition(w.wallet, m2.id, 0, '5')
+    const before = answered
     vk.buySettled({ wallet: w.address, marketId: m2.id, side: 0 })
     await until(p, (v) => v.marketId === m2.id && v.outcomeLabel === 'Yes')
-    await new Promise((r) => setTimeout(r, 200))
+    for (let i = 0; answered === before; i++) {
+      assert.ok(i < 200, 'the held side was read')
+      await new Promise((r) => setTimeout(r, 10))
+    }
     assert.equal(p.get().otherSideLabel, null)
   })
 

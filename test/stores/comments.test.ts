@@ -96,6 +96,24 @@ describe('comments (§2.7)', () => {
     off()
   })
 
+  it('§6.1 a thread in `room: \'self\'` (the venue key\'s room) follows that room\'s topic once the first page names the room, and sees its posts live', async (t) => {
+    const v = await env.h.venue()
+    const vk = page(env, { config: { apiKey: v.key } })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const s = vk.comments('event', m.id, { room: 'self' })
+    const off = mount(s)
+    await until(s, (x) => !x.loading && !x.error, 5000, 'the room thread read')
+    await new Promise((r) => setTimeout(r, 300))
+    const owner = env.h.client({ apiKey: v.key })
+    owner.setSession(v.owner.session)
+    const p = await owner.createPost('event', m.id, 'in our own room', null, { room: 'self' })
+    await until(s, (x) => x.newCount === 1, 5000, 'newCount 1 from the room topic')
+    s.get().showNew()
+    assert.deepEqual(ids(s.get().posts), [p.id])
+    off()
+  })
+
   it('a live refetch of the first page keeps the older posts it pushed out (nothing loaded disappears)', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())

@@ -28,9 +28,8 @@ const FAILURES: Record<string, keyof FailureStrings> = {
 const REFUSALS: Record<string, keyof RefusalStrings> = {
   'room-join-required': 'joinToPost',
   'room-left': 'leftRoom',
-  // The reference service never sends it (a join into a private room answers 200 `refused: true`, which the
-  // room feed shows as `joinRefused` itself); kept so a service that does send it reads the same sentence.
-  'room-not-open': 'joinRefused',
+  // No `room-not-open`: a join into a private room answers 200 `refused: true` (errors.ts), which the room
+  // feed shows as `joinRefused` itself.
 }
 
 /** The error's code (`VenuekitError.code`), or '' when it has none. */

@@ -2,8 +2,8 @@
  * The stream hub of one instance: sockets subscribe to thread topics; every change published on the
  * bus (by this instance or another) is sent to that topic's subscribers as `{type:'changed', topic}`.
  * A room's topics (`room:<roomId>:thread:…`) pass the gate (services/stream-gate.ts) with the session token
- * their subscribe message carried, when subscribed and again before each delivery; a refusal ends that
- * subscription with an error naming the topic.
+ * their subscribe message carried: when subscribed (a refusal is answered with an error naming the topic),
+ * and again before each delivery (a refusal then ends the subscription without a word).
  * Runtime-neutral: the Node and Deno entries hand it a minimal socket.
  */
 import type { StreamClientMessage, StreamServerMessage } from '../../contract/types.ts'
@@ -21,8 +21,8 @@ const gated = (topic: string) => topic.startsWith('room:')
 /** The answer to a room topic the session may not follow (an unknown room reads the same: §7). */
 const refused = (topic: string): StreamServerMessage => ({ type: 'error', code: 'room-not-found', message: 'no room with this id, or this session may not follow it', topic })
 export const MAX_TOPICS_PER_SOCKET = 256
-/** Room-topic subscriptions a socket may have waiting on the gate at once. */
-export const MAX_PENDING_GATES = 16
+/** A gate that fails (the database away) is asked again this long after, this many times at the most. */
+export const GATE_RETRY_MS = [1000, 2000, 4000]
 /** A client message longer than this is answered with an error (the socket stays open). */
 export const MAX_MESSAGE_CHARS = 4096
 
@@ -34,8 +34,8 @@ interface SocketState {
    * newer subscribe or an unsubscribe is dropped.
    */
   asks: Map<string, number>
-  /** Gate answers awaited for subscribes. */
-  pending: number
+  /** A socket's room subscribes pass the gate one after another. */
+  queue: Promise<void>
 }
 
 export class Hub {
@@ -58,7 +58,7 @@ export class Hub {
 
   /** Registers a socket; returns the handlers its runtime calls on message and close. */
   attach(socket: HubSocket) {
-    this.sockets.set(socket, { topics: new Map(), asks: new Map(), pending: 0 })
+    this.sockets.set(socket, { topics: new Map(), asks: new Map(), queue: Promise.resolve() })
     return {
       onMessage: (data: string) => this.onMessage(socket, data),
       onClose: () => this.detach(socket),
@@ -98,29 +98,36 @@ export class Hub {
     if (!subs.has(topic) && !state.asks.has(topic) && subs.size + waiting >= MAX_TOPICS_PER_SOCKET)
       return this.send(socket, { type: 'error', code: 'rate-limited', message: `at most ${MAX_TOPICS_PER_SOCKET} topics per socket` })
     if (!gated(topic)) return this.add(socket, topic, null)
-    if (state.pending >= MAX_PENDING_GATES)
-      return this.send(socket, { type: 'error', code: 'rate-limited', message: `at most ${MAX_PENDING_GATES} room subscriptions waiting at once`, topic })
     const ask = ++this.asked
     const token = typeof msg.token === 'string' && msg.token.length <= 128 ? msg.token : null
     state.asks.set(topic, ask)
-    state.pending++
-    this.pass(topic, [token]).then(([ok]) => {
-      state.pending--
-      // Closed, or asked again, while the gate was answering: the newer ask decides.
-      if (this.sockets.get(socket) !== state || state.asks.get(topic) !== ask) return
-      if (ok) return this.add(socket, topic, token)
+    // Asked with another session (an account switch, a sign-out): the old one stops hearing it at once.
+    if (subs.has(topic) && subs.get(topic) !== token) this.unfollow(socket, topic)
+    this.admit(socket, state, topic, token, ask)
+  }
+
+  /** Queues a room subscribe behind the socket's others; a failing gate is asked again (GATE_RETRY_MS). */
+  private admit(socket: HubSocket, state: SocketState, topic: string, token: string | null, ask: number, attempt = 0) {
+    // Closed, or asked again (or unsubscribed) meanwhile: the newer ask decides.
+    const stale = () => this.sockets.get(socket) !== state || state.asks.get(topic) !== ask
+    state.queue = state.queue.then(async () => {
+      if (stale()) return
+      const oks = await this.pass(topic, [token])
+      if (stale()) return
+      if (oks?.[0]) return this.add(socket, topic, token)
+      if (!oks && attempt < GATE_RETRY_MS.length) return void setTimeout(() => this.admit(socket, state, topic, token, ask, attempt + 1), GATE_RETRY_MS[attempt])
       this.drop(socket, topic)
-      this.send(socket, refused(topic))
+      this.send(socket, oks ? refused(topic) : { type: 'error', code: 'stream-unavailable', message: 'this room could not be checked now; subscribe again later', topic })
     })
   }
 
-  /** The gate's answers; a failing gate (the database away) refuses. */
-  private async pass(topic: string, tokens: (string | null)[]): Promise<boolean[]> {
+  /** The gate's answers, or null when it failed (the database away). */
+  private async pass(topic: string, tokens: (string | null)[]): Promise<boolean[] | null> {
     try {
       return await this.gate(topic, tokens)
     } catch (err) {
       console.error(`[venuekit] stream gate failed for ${topic}`, err)
-      return tokens.map(() => false)
+      return null
     }
   }
 
@@ -132,10 +139,15 @@ export class Hub {
     this.send(socket, { type: 'subscribed', topic })
   }
 
+  /** Unsubscribes (and forgets the topic's pending ask). */
   private drop(socket: HubSocket, topic: string) {
-    const state = this.sockets.get(socket)
-    state?.topics.delete(topic)
-    state?.asks.delete(topic)
+    this.sockets.get(socket)?.asks.delete(topic)
+    this.unfollow(socket, topic)
+  }
+
+  /** Stops delivering the topic to the socket (a pending ask stays). */
+  private unfollow(socket: HubSocket, topic: string) {
+    this.sockets.get(socket)?.topics.delete(topic)
     const set = this.topics.get(topic)
     set?.delete(socket)
     if (set && !set.size) this.topics.delete(topic)
@@ -164,23 +176,32 @@ export class Hub {
       }
     }
     if (!gated(topic)) return void [...set].forEach(sendTo)
-    // A room topic: every subscriber passes the gate again, in one call (a member who left, was removed or
-    // signed out hears no more).
-    const subs = [...set].map((s) => {
+    this.deliverGated(topic, sendTo)
+  }
+
+  /**
+   * A room topic's change: every subscriber passes the gate again, in one call. One who may no longer follow
+   * it (left, removed, signed out) is dropped without a word: an answer now would tell them the room was
+   * active. A failing gate is asked again once a second later; then the change is skipped, and the
+   * subscriptions kept.
+   */
+  private deliverGated(topic: string, sendTo: (s: HubSocket) => void, retry = true) {
+    const subs = [...(this.topics.get(topic) ?? [])].map((s) => {
       const state = this.sockets.get(s)
       return { s, state, ask: state?.asks.get(topic) }
     })
+    if (!subs.length) return
     this.pass(
       topic,
       subs.map((x) => x.state?.topics.get(topic) ?? null),
-    ).then((oks) =>
+    ).then((oks) => {
+      if (!oks) return void (retry && setTimeout(() => this.deliverGated(topic, sendTo, false), GATE_RETRY_MS[0]))
       subs.forEach(({ s, state, ask }, i) => {
         if (this.sockets.get(s) !== state || state?.asks.get(topic) !== ask || !this.topics.get(topic)?.has(s)) return
-        if (oks[i]) return sendTo(s)
-        this.drop(s, topic)
-        this.send(s, refused(topic))
-      }),
-    )
+        if (oks[i]) sendTo(s)
+        else this.drop(s, topic)
+      })
+    })
   }
 
   close() {

@@ -39,10 +39,14 @@ export async function findRoom(ctx: ServiceContext, roomParam: string, venue: Re
 
 /**
  * Resolves a room parameter for a read of its content. A private room an outsider cannot see answers
- * 404, so its existence is not confirmed (§7).
+ * 404, so its existence is not confirmed (§7); an unknown room is looked at with the same statements, so
+ * the time of the answer does not tell the two apart either.
  */
 export async function resolveRoom(ctx: ServiceContext, roomParam: string, venue: RequestVenue, caller: Caller | null): Promise<RoomInfo> {
-  const row = await findRoom(ctx, roomParam, venue)
+  const row = await findRoom(ctx, roomParam, venue).catch(async (err) => {
+    if (err instanceof ApiError && err.code === 'room-not-found') await canSeePrivateRoom(ctx, roomParam, '', caller)
+    throw err
+  })
   if (row.visibility === 'private' && !(await canSeePrivateRoom(ctx, row.id, row.venue_id, caller))) throw noRoom()
   return roomFromRow(row)
 }

@@ -30,7 +30,7 @@ export type FailureStrings = typeof failuresEn
 
 /**
  * The spec's refusals of a post into a room (§7), word for word, in the slices that write posts
- * (`comments`, `room`): `room-join-required`, `room-left`, and the join's `room-not-open`.
+ * (`comments`, `room`): `room-join-required` and `room-left`.
  */
 export interface RefusalStrings {
   joinToPost: string
