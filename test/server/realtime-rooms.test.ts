@@ -96,6 +96,25 @@ describe('realtime: room topics', () => {
     assert.deepEqual(await member.next(), { type: 'changed', topic: threadTopic('topic', 'sentinel-room') }, 'each change fired once')
   })
 
+  it('§6.1 and §3.1 in a private room, moderation changes fire on its topic too: pin, reports reaching the threshold, platform removal and restore', async () => {
+    const { v, room, a, b, m, topic } = await privateRoom()
+    const more = [await signIn(svc, undefined, v.venueId), await signIn(svc, undefined, v.venueId)]
+    for (const u of more) await write('PUT', `/v1/rooms/${room}/members/${u.wallet}`, v.owner)
+    const operator = await signIn(svc, operatorWallet)
+    const member = await client()
+    assert.deepEqual(await ask(member, topic, b.token), { type: 'subscribed', topic })
+    const id = (await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'to be moderated', room })).post.id as string
+    assert.deepEqual(await member.next(), { type: 'changed', topic }, 'post')
+    await write('POST', '/v1/mod/pin', v.owner, { venueId: v.venueId, postId: id })
+    assert.deepEqual(await member.next(), { type: 'changed', topic }, 'pin')
+    for (const u of [b, ...more]) await write('POST', PATHS.report(id), u, { reason: 'spam' })
+    assert.deepEqual(await member.next(), { type: 'changed', topic }, 'the third report hides it')
+    await write('POST', '/v1/mod/remove', operator, { postId: id })
+    assert.deepEqual(await member.next(), { type: 'changed', topic }, 'platform removal')
+    await write('POST', '/v1/mod/restore', operator, { postId: id })
+    assert.deepEqual(await member.next(), { type: 'changed', topic }, 'restore')
+  })
+
   it('§7 a private room is "not confirmed" to outsiders: signed out, a bad token, a signed-in non-member and a member of another room are refused with the answer a room that does not exist gets; the venue\'s owner and an operator may follow it', async () => {
     const { v, topic, m } = await privateRoom()
     const other = await privateRoom()

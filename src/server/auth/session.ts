@@ -156,11 +156,13 @@ export async function callerOfToken(ctx: ServiceContext, token: string, strict =
 export async function callersOfTokens(ctx: ServiceContext, tokens: Iterable<string>): Promise<Map<string, Caller>> {
   const byHash = new Map([...tokens].filter((t) => TOKEN_RE.test(t)).map((t) => [sha256(t), t]))
   const out = new Map<string, Caller>()
-  if (!byHash.size) return out
-  for (const s of await sessionsWithAccount(ctx).where('s.token_hash', 'in', [...byHash.keys()]).execute()) {
-    const caller = callerOf(ctx, s)
-    if (caller) out.set(byHash.get(s.token_hash)!, caller)
-  }
+  const hashes = [...byHash.keys()]
+  // In chunks: a statement carries at most 65,535 parameters on PostgreSQL.
+  for (let i = 0; i < hashes.length; i += 5000)
+    for (const s of await sessionsWithAccount(ctx).where('s.token_hash', 'in', hashes.slice(i, i + 5000)).execute()) {
+      const caller = callerOf(ctx, s)
+      if (caller) out.set(byHash.get(s.token_hash)!, caller)
+    }
   return out
 }
 
