@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { PATHS, roomThreadTopic, threadTopic } from '../../src/contract/paths.ts'
 import type { StreamServerMessage } from '../../src/contract/types.ts'
 import { GATE_RETRY_MS, Hub } from '../../src/server/realtime/hub.ts'
-import { callerOfToken } from '../../src/server/auth/session.ts'
+import { callerOfToken, callersOfTokens } from '../../src/server/auth/session.ts'
 import { ApiError } from '../../src/server/http/errors.ts'
 import { resolveRoom } from '../../src/server/services/rooms.ts'
 import { streamGate } from '../../src/server/services/stream-gate.ts'
@@ -153,6 +153,15 @@ describe('realtime: room topics', () => {
     const [known, unknown] = [await statements(room), await statements('r_nosuchroom')]
     assert.deepEqual(unknown, known)
     assert.ok(known[0] >= 3, `the gate read the room, the sessions and the membership (${known[0]} statements)`)
+  })
+
+  it('the gate reads any number of sessions at once: 70,000 tokens (more parameters than one PostgreSQL statement carries) find the one real session among them', async () => {
+    const u = await signIn(svc)
+    const tokens = Array.from({ length: 70_000 }, (_, i) => `vks_${i.toString(16).padStart(64, '0')}`)
+    tokens[54_321] = u.token
+    const callers = await callersOfTokens(svc.ctx, tokens)
+    assert.deepEqual([...callers.keys()], [u.token])
+    assert.equal(callers.get(u.token)!.wallet, u.wallet)
   })
 
   it('a member who leaves, or signs out, hears no more, and is not told (an answer then would say the room was active)', async () => {

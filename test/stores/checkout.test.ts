@@ -319,6 +319,40 @@ describe('take prompt (§3.4)', () => {
     assert.equal(p.get().otherSideLabel, null)
   })
 
+  it('§1.4 the prompt shows the newest answer about the side a take will show: an older read that answers late is dropped', async (t) => {
+    // The first held-side read is held back until after the second has answered.
+    let first = true
+    let lateAnswered = false
+    const slow = (async (input: string | URL | Request, init?: RequestInit) => {
+      const r = await fetch(input, init)
+      if (String(input).includes('/v1/me/stance/') && first) {
+        first = false
+        await new Promise((res) => setTimeout(res, 400))
+        setTimeout(() => (lateAnswered = true), 20)
+      }
+      return r
+    }) as typeof fetch
+    const vk = page(env, { fetch: slow })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const w = await signInOn(vk, env)
+    const p = vk.takePrompt()
+    t.after(mount(p))
+    await env.h.setPosition(w.wallet, m.id, 0, '900')
+    await env.h.setPosition(w.wallet, m.id, 1, '100')
+    vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 })
+    // Then a larger buy of No: the second read says No is the larger side (nothing to say) …
+    await new Promise((r) => setTimeout(r, 50))
+    await env.h.setPosition(w.wallet, m.id, 1, '2000')
+    vk.buySettled({ wallet: w.address, marketId: m.id, side: 1 })
+    // … and the first read, which said Yes, answers after it.
+    for (let i = 0; !lateAnswered; i++) {
+      assert.ok(i < 200, 'the late answer came')
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    assert.equal(p.get().otherSideLabel, null)
+  })
+
   it('§3.4 "asks once per wallet, market and side": the prompt belongs to the buying wallet; signed out or as another wallet it is hidden and cannot be answered; the buyer signing back in is asked again', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
