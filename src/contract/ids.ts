@@ -37,7 +37,8 @@ export const NODE_REF_RE = /^[a-z0-9][a-z0-9._:-]{0,127}$/
 /** A post id as issued by the service. */
 export const POST_ID_RE = /^p_[0-9a-z]{10,40}$/
 /** A room id as issued by the service, or `self` (the room of the key's venue). */
-export const ROOM_ID_RE = /^(self|r_[0-9a-z-]{1,64})$/
+export const ROOM_ID_PATTERN = 'r_[0-9a-z-]{1,64}'
+export const ROOM_ID_RE = new RegExp(`^(self|${ROOM_ID_PATTERN})$`)
 
 export const SUBJECT_TYPES = ['event', 'category', 'topic', 'series', 'country', 'org', 'brand'] as const
 export type SubjectType = (typeof SUBJECT_TYPES)[number]

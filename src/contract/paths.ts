@@ -1,4 +1,5 @@
 /** Wire paths: the one table the service mounts and the SDK calls. Every path is under `/v1` except key issuance. */
+import { ROOM_ID_PATTERN } from './ids.ts'
 const e = encodeURIComponent
 export const PATHS = {
   authNonce: '/v1/auth/nonce',
@@ -53,6 +54,8 @@ export const threadTopic = (subjectType: string, subjectRef: string) => `thread:
  * read the room (its members, its venue's owner, operators): the subscribe message carries the token.
  */
 export const roomThreadTopic = (roomId: string, subjectType: string, subjectRef: string) => `room:${roomId}:${threadTopic(subjectType, subjectRef)}`
+/** The room id of a `roomThreadTopic`, or null for any other topic. */
+export const roomOfTopic = (topic: string): string | null => new RegExp(`^room:(${ROOM_ID_PATTERN}):thread:`).exec(topic)?.[1] ?? null
 
 /** Header names (DESIGN.md wire conventions). */
 export const HEADERS = { venueKey: 'X-Venue-Key', authorization: 'Authorization', venueKeyStatus: 'X-Venue-Key-Status' } as const

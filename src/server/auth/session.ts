@@ -103,6 +103,8 @@ export async function createSession(ctx: ServiceContext, wallet: string, venueId
   }
 }
 
+const TOKEN_RE = /^vks_[0-9a-f]{64}$/
+
 /**
  * Resolves the bearer token. Returns null when absent. `strict` (writes) turns an unknown, expired or
  * revoked token into 401; reads fail open and treat it as signed out.
@@ -110,15 +112,13 @@ export async function createSession(ctx: ServiceContext, wallet: string, venueId
 export async function resolveCaller(ctx: ServiceContext, c: Context, strict: boolean): Promise<Caller | null> {
   const h = c.req.header('authorization')
   if (!h) return null
-  const m = /^Bearer\s+(vks_[0-9a-f]{64})$/.exec(h.trim())
-  if (!m) {
+  const m = /^Bearer\s+(\S+)$/.exec(h.trim())
+  if (!m || !TOKEN_RE.test(m[1])) {
     if (strict) throw new ApiError(401, 'unauthenticated', "Authorization must be 'Bearer <session token>'")
     return null
   }
   return callerOfToken(ctx, m[1], strict)
 }
-
-const TOKEN_RE = /^vks_[0-9a-f]{64}$/
 
 /** Sessions with their account's wallets and bans, in one statement (every signed-in request pays for it). */
 const sessionsWithAccount = (ctx: ServiceContext) =>

@@ -7,7 +7,7 @@
  * Runtime-neutral: the Node and Deno entries hand it a minimal socket.
  */
 import type { StreamClientMessage, StreamServerMessage } from '../../contract/types.ts'
-import { SUBJECT_TYPES } from '../../contract/ids.ts'
+import { ROOM_ID_PATTERN, SUBJECT_TYPES } from '../../contract/ids.ts'
 import type { TopicGate } from '../services/stream-gate.ts'
 import type { PubSub } from './pubsub.ts'
 
@@ -16,7 +16,7 @@ export interface HubSocket {
   close(code?: number, reason?: string): void
 }
 
-const TOPIC_RE = new RegExp(`^(room:r_[0-9a-z-]{1,64}:)?thread:(${SUBJECT_TYPES.join('|')}):[a-z0-9._:-]{1,128}$`)
+const TOPIC_RE = new RegExp(`^(room:${ROOM_ID_PATTERN}:)?thread:(${SUBJECT_TYPES.join('|')}):[a-z0-9._:-]{1,128}$`)
 const gated = (topic: string) => topic.startsWith('room:')
 /** The answer to a room topic the session may not follow (an unknown room reads the same: §7). */
 const refused = (topic: string): StreamServerMessage => ({ type: 'error', code: 'room-not-found', message: 'no room with this id, or this session may not follow it', topic })

@@ -6,6 +6,7 @@
  * confirm that a private room exists. The hub asks again before each delivery of a room topic, so a member who
  * leaves, is removed or signs out stops hearing the room at its next change.
  */
+import { roomOfTopic } from '../../contract/paths.ts'
 import { callersOfTokens } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { whoSeesPrivateRoom } from './rooms.ts'
@@ -16,19 +17,18 @@ import { whoSeesPrivateRoom } from './rooms.ts'
  */
 export type TopicGate = (topic: string, tokens: (string | null)[]) => Promise<boolean[]>
 
-const ROOM_OF_TOPIC = /^room:(r_[0-9a-z-]{1,64}):/
 
 export function streamGate(ctx: ServiceContext): TopicGate {
   return async (topic, tokens) => {
     const all = (ok: boolean) => tokens.map(() => ok)
-    const m = ROOM_OF_TOPIC.exec(topic)
-    if (!m) return all(!topic.startsWith('room:'))
-    const room = await ctx.db.selectFrom('rooms').select(['id', 'venue_id', 'visibility']).where('id', '=', m[1]).executeTakeFirst()
+    const roomId = roomOfTopic(topic)
+    if (!roomId) return all(!topic.startsWith('room:'))
+    const room = await ctx.db.selectFrom('rooms').select(['id', 'venue_id', 'visibility']).where('id', '=', roomId).executeTakeFirst()
     if (room && room.visibility !== 'private') return all(true)
     // An unknown room is looked at as a private one is (the same statements), so the time of the answer does
     // not tell the two apart either.
     const callers = await callersOfTokens(ctx, new Set(tokens.filter((t): t is string => !!t)))
-    const sees = await whoSeesPrivateRoom(ctx, m[1], room?.venue_id ?? '', tokens.map((t) => (t && callers.get(t)) || null))
+    const sees = await whoSeesPrivateRoom(ctx, roomId, room?.venue_id ?? '', tokens.map((t) => (t && callers.get(t)) || null))
     return room ? sees : all(false)
   }
 }
