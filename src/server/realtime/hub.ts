@@ -3,7 +3,8 @@
  * bus (by this instance or another) is sent to that topic's subscribers as `{type:'changed', topic}`.
  * A room's topics (`room:<roomId>:thread:…`) pass the gate (services/stream-gate.ts) with the session token
  * their subscribe message carried: when subscribed (a refusal is answered with an error naming the topic),
- * and again before each delivery (a refusal then ends the subscription without a word).
+ * and again before each delivery (a refusal then skips that socket without a word, and keeps the subscription,
+ * so a member who rejoins hears the room again at its next change).
  * Runtime-neutral: the Node and Deno entries hand it a minimal socket.
  */
 import type { StreamClientMessage, StreamServerMessage } from '../../contract/types.ts'
@@ -181,9 +182,10 @@ export class Hub {
 
   /**
    * A room topic's change: every subscriber passes the gate again, in one call. One who may no longer follow
-   * it (left, removed, signed out) is dropped without a word: an answer now would tell them the room was
-   * active. A failing gate is asked again once a second later; then the change is skipped, and the
-   * subscriptions kept.
+   * it (left, removed, signed out) is skipped without a word: an answer now would tell them the room was
+   * active. Their subscription stays (within MAX_TOPICS_PER_SOCKET), so one who rejoins hears the next change
+   * without subscribing again; a new session's subscribe replaces the old token. A failing gate is asked
+   * again once a second later; then the change is skipped, and the subscriptions kept.
    */
   private deliverGated(topic: string, sendTo: (s: HubSocket) => void, retry = true) {
     const subs = [...(this.topics.get(topic) ?? [])].map((s) => {
@@ -199,7 +201,6 @@ export class Hub {
       subs.forEach(({ s, state, ask }, i) => {
         if (this.sockets.get(s) !== state || state?.asks.get(topic) !== ask || !this.topics.get(topic)?.has(s)) return
         if (oks[i]) sendTo(s)
-        else this.drop(s, topic)
       })
     })
   }
