@@ -34,6 +34,12 @@ describe('feed: rule 1 (unsupported params)', () => {
     const r = await call(svc, 'GET', '/v1/social/posts/feed?scope=global&scope=following')
     expectError(r, 400, 'validation-failed', /scope/)
   })
+
+  it('§4.1 rule 1 "Any query parameter not in its contract gives status 400 with code unsupported-param", even after a repeated one', async () => {
+    const r = await call(svc, 'GET', '/v1/social/posts/feed?scope=global&scope=global&author=x')
+    expectError(r, 400, 'unsupported-param')
+    assert.equal(r.body.error.param, 'author')
+  })
 })
 
 describe('feed: rule 2 (default scope) and validation', () => {

@@ -71,20 +71,23 @@ function fail(err: z.ZodError, code: 'validation-failed' | 'unsupported-param' =
 
 /**
  * Parses the query string. `allowed` lists the accepted names: any other gives `unknownCode`
- * (400 `unsupported-param` on the ranked feed, §4.1 rule 1). A repeated parameter is refused.
+ * (400 `unsupported-param` on the ranked feed, §4.1 rule 1), checked for every name before a repeated
+ * parameter is refused (`validation-failed`).
  */
 export function parseQuery<S extends z.ZodType>(
   c: Context,
   allowed: readonly string[],
   schema: S,
 ): z.output<S> {
-  const url = new URL(c.req.url)
+  const params = [...new URL(c.req.url).searchParams]
+  // Every name is checked before any repeat: an unknown one is `unsupported-param` wherever it stands.
+  const unknown = params.find(([k]) => !allowed.includes(k))?.[0]
+  if (unknown !== undefined) {
+    const accepted = allowed.length ? `accepted: ${allowed.join(', ')}` : 'this endpoint takes no query parameters'
+    throw new ApiError(400, 'unsupported-param', `unsupported query parameter '${unknown}'; ${accepted}`, { param: unknown })
+  }
   const raw: Record<string, string> = {}
-  for (const [k, v] of url.searchParams) {
-    if (!allowed.includes(k)) {
-      const accepted = allowed.length ? `accepted: ${allowed.join(', ')}` : 'this endpoint takes no query parameters'
-      throw new ApiError(400, 'unsupported-param', `unsupported query parameter '${k}'; ${accepted}`, { param: k })
-    }
+  for (const [k, v] of params) {
     if (k in raw) throw new ApiError(400, 'validation-failed', `query parameter '${k}' is given more than once`, { param: k })
     raw[k] = v
   }

@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors.ts'
 import { parseBody, zVenueId, zWallet } from '../http/validate.ts'
 import { createSession, issueNonce, requireCaller, verifySignedMessage } from '../auth/session.ts'
 import { profilesFor } from '../services/profiles.ts'
+import { linkWallet } from '../services/accounts.ts'
 
 const zSignature = z.string().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a hex signature')
 const nonceBody = z.strictObject({ address: zWallet })
@@ -48,11 +49,9 @@ export function authRoutes(ctx: ServiceContext) {
     const caller = await requireCaller(ctx, c)
     const body = await parseBody(c, linkBody)
     const wallet = await verifySignedMessage(ctx, body.message, body.signature)
-    const owner = await ctx.db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
-    if (owner && owner.account_id !== caller.accountId) {
+    if (!(await linkWallet(ctx.db, wallet, caller.accountId, ctx.now()))) {
       throw new ApiError(409, 'wallet-linked', 'this wallet already belongs to another account')
     }
-    if (!owner) await ctx.db.insertInto('wallets').values({ address: wallet, account_id: caller.accountId, linked_at: ctx.now() }).execute()
     const wallets = await ctx.db.selectFrom('wallets').select('address').where('account_id', '=', caller.accountId).orderBy('linked_at').execute()
     return c.json({ accountId: caller.accountId, wallets: wallets.map((w) => w.address) })
   })

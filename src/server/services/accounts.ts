@@ -1,5 +1,5 @@
 /** Accounts own wallets (§2.1). One place creates them, whoever meets a wallet first. */
-import type { Kysely, Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import { timeId } from '../../core/ids.ts'
 import type { Database } from '../db/schema.ts'
 
@@ -22,4 +22,71 @@ export async function ensureAccount(db: Kysely<Database> | Transaction<Database>
   if (ins) return id
   await db.deleteFrom('accounts').where('id', '=', id).execute()
   return (await db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirstOrThrow()).account_id
+}
+
+/**
+ * Links `wallet` to account `into` (`POST /v1/auth/link`), in one transaction. A wallet nobody owns is added.
+ * A wallet met before its holder ever signed in (another account blocked it, a room's owner added it, a
+ * moderator banned it, an operator claimed a venue for it) has an account its holder never used: no session,
+ * no post, reaction, report, follow, block or profile, and no other wallet. Linking proves the linker holds
+ * that wallet, so what others did to it (blocks, memberships, bans, venues owned, audit entries) moves onto
+ * `into` and the unused account goes (§2.1 "posts belong to the account": anyone could otherwise stop a
+ * wallet from ever joining its owner's account). An account that was used stays its own: false (409).
+ */
+export async function linkWallet(db: Kysely<Database>, wallet: string, into: string, now: Date): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const owner = await tx.selectFrom('wallets').select('account_id').where('address', '=', wallet).forUpdate().executeTakeFirst()
+    if (!owner) {
+      await tx.insertInto('wallets').values({ address: wallet, account_id: into, linked_at: now }).execute()
+      return true
+    }
+    const from = owner.account_id
+    if (from === into) return true
+    if (!(await unused(tx, from))) return false
+    // Rows `into` already has (the same room, blocker, ban scope) keep theirs; a block of itself goes.
+    await tx.deleteFrom('blocks').where('blocked_account_id', '=', from).where('account_id', '=', into).execute()
+    await tx
+      .updateTable('blocks')
+      .set({ blocked_account_id: into })
+      .where('blocked_account_id', '=', from)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('blocks as b').select('b.account_id').whereRef('b.account_id', '=', 'blocks.account_id').where('b.blocked_account_id', '=', into))),
+      )
+      .execute()
+    await tx
+      .updateTable('room_members')
+      .set({ account_id: into })
+      .where('account_id', '=', from)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('room_members as m').select('m.room_id').whereRef('m.room_id', '=', 'room_members.room_id').where('m.account_id', '=', into))),
+      )
+      .execute()
+    await tx
+      .updateTable('bans')
+      .set({ account_id: into })
+      .where('account_id', '=', from)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('bans as x').select('x.scope').whereRef('x.scope', '=', 'bans.scope').where('x.account_id', '=', into))),
+      )
+      .execute()
+    for (const t of ['blocks', 'room_members', 'bans'] as const) {
+      await tx.deleteFrom(t).where(t === 'blocks' ? 'blocked_account_id' : 'account_id', '=', from).execute()
+    }
+    await tx.updateTable('venues').set({ owner_account_id: into }).where('owner_account_id', '=', from).execute()
+    await tx.updateTable('venue_keys').set({ created_by: into }).where('created_by', '=', from).execute()
+    await tx.updateTable('mod_audit').set({ target_account: into }).where('target_account', '=', from).execute()
+    await tx.updateTable('wallets').set({ account_id: into, linked_at: now }).where('address', '=', wallet).execute()
+    await tx.deleteFrom('accounts').where('id', '=', from).execute()
+    return true
+  })
+}
+
+/** The tables of what an account does itself (`account_id` is the doer). */
+const OWN_ROWS = ['sessions', 'posts', 'reactions', 'reports', 'follows', 'profiles', 'records', 'blocks'] as const
+
+/** An account its holder never used (see `linkWallet`): one wallet, and nothing it did itself. */
+async function unused(tx: Transaction<Database>, id: string): Promise<boolean> {
+  const did = OWN_ROWS.map((t) => sql`exists (select 1 from ${sql.table(t)} where account_id = ${id})`)
+  const r = await sql<{ used: boolean }>`select (select count(*) from wallets where account_id = ${id}) <> 1 or ${sql.join(did, sql` or `)} as used`.execute(tx)
+  return r.rows[0]?.used === false
 }
