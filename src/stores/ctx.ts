@@ -1,13 +1,13 @@
 /**
  * The internal page context every store factory is built on: one SDK client, one session mirror, one
- * `@nanostores/query` instance (cache, deduplication, revalidation), and a cache of stores per key of
+ * read cache (`query.ts`: deduplication, revalidation), and a cache of stores per key of
  * their arguments that releases a store a grace period after its last subscriber leaves.
  */
-import { nanoquery, type FetcherStore } from '@nanostores/query'
 import { atom, computed, onMount, type ReadableAtom } from 'nanostores'
 import type { SessionInfo } from '../contract/types.ts'
 import type { VenuekitClient } from '../sdk/client.ts'
 import { HttpError } from '../sdk/errors.ts'
+import { createQueryCache, type FetcherStore } from './query.ts'
 
 /** A read's answer and when the read started (optimistic overrides newer than it still apply). */
 export interface Loaded<T> {
@@ -78,15 +78,7 @@ export const forViewer = <T>(d: Loaded<T> | undefined, viewer: string): T | unde
 export const statusOf = (e: unknown) => (e instanceof HttpError ? e.status : null)
 
 export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupeMs: number }): Ctx & { dispose(): void } {
-  const cache = new Map()
-  const [createFetcherStore, , q] = nanoquery({
-    cache,
-    dedupeTime: o.dedupeMs,
-    // No automatic retry: a failed read is an error state with a Retry (refresh) in the elements.
-    onErrorRetry: null,
-    revalidateOnFocus: true,
-    revalidateOnReconnect: true,
-  })
+  const { cache, store, revalidate } = createQueryCache(o.dedupeMs)
   const $session = atom<SessionInfo | null>(client.session)
   const offSession = client.onSessionChange((s) => $session.set(s))
   const $viewer = computed($session, (s) => (s ? s.accountId : '-'))
@@ -106,7 +98,7 @@ export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupe
       const keys = [...failed]
       failed.clear()
       // A failure again puts the key back (the fetcher below).
-      q.revalidateKeys((k) => keys.some((f) => k.startsWith(f)))
+      revalidate((k) => keys.some((f) => k.startsWith(f)))
     }))
     timers.add(t)
   }
@@ -142,30 +134,26 @@ export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupe
     $viewer,
     query<T>(key: string, load: () => Promise<T>, qo: QueryOptions = {}) {
       return keep(`q:${key}`, () => {
-        const input = qo.signedIn ? [key, '@', $account] : qo.viewer === false ? key : [key, '@', $viewer]
-        return createFetcherStore<Loaded<T>>(input, {
-          fetcher: () => {
-            const at = now()
-            const who = $viewer.get()
-            return load().then(
-              (v) => {
-                if (qo.recover) failed.delete(key)
-                else heal()
-                return { at, v, who }
-              },
-              (e: unknown) => {
-                if (qo.recover) failed.add(key)
-                throw e
-              },
-            )
-          },
+        const input = qo.signedIn ? [key, '@', $account] : qo.viewer === false ? [key] : [key, '@', $viewer]
+        return store<Loaded<T>>(input, () => {
+          const at = now()
+          const who = $viewer.get()
+          return load().then(
+            (v) => {
+              if (qo.recover) failed.delete(key)
+              else heal()
+              return { at, v, who }
+            },
+            (e: unknown) => {
+              if (qo.recover) failed.add(key)
+              throw e
+            },
+          )
         })
       })
     },
     keep,
-    revalidate(...prefixes: string[]) {
-      q.revalidateKeys((k) => prefixes.some((p) => k.startsWith(p)))
-    },
+    revalidate: (...prefixes: string[]) => revalidate((k) => prefixes.some((p) => k.startsWith(p))),
     onDispose: (fn) => void cleanups.push(fn),
     readSucceeded: heal,
     dispose() {

@@ -3,7 +3,7 @@
  * A ranked feed is rendered in the order the service gave: pages are appended, never re-sorted (§4.5.1).
  */
 import { atom, computed, type ReadableAtom } from 'nanostores'
-import type { FetcherValue } from '@nanostores/query'
+import type { FetcherValue } from './query.ts'
 import type { SubjectType } from '../contract/ids.ts'
 import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Signal, Titles } from '../contract/types.ts'
 import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'

@@ -13,7 +13,7 @@
  * `loadMoreError` is set only for the second, so a Retry knows which to call.
  */
 import { atom } from 'nanostores'
-import type { FetcherValue } from '@nanostores/query'
+import type { FetcherValue } from './query.ts'
 import { loaded, type Ctx, type Loaded, type QueryOptions } from './ctx.ts'
 
 interface More<P> {

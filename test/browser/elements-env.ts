@@ -11,7 +11,7 @@ import { createVenuekit, type CheckoutAdapter, type Venuekit } from '../../src/s
 import type { ClientConfig } from '../../src/sdk/index.ts'
 
 /*
- * nanostores and @nanostores/query read `process.env.NODE_ENV` when a store is created; a bundler defines
+ * nanostores reads `process.env.NODE_ENV` when a store is created; a bundler defines
  * it (scripts/size.mjs does), the test runner's dev server serves node_modules as is. Defined here for the
  * element test pages only (the SDK's browser test checks that the SDK itself needs no Node globals).
  */
