@@ -188,6 +188,11 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
               () => {
                 onLive({ subjectType, subjectRef: ref })
                 first.revalidate()
+                // A market's thread changed: its take counts may have (§2.6), on this page too.
+                if (subjectType == 'event') {
+                  ctx.client.takeCounts.clear()
+                  ctx.revalidate((k) => k.startsWith('counts|') && k.includes(ref))
+                }
               },
               { room },
             )

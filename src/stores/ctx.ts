@@ -39,8 +39,8 @@ export interface Ctx {
   query<T>(key: string, load: () => Promise<T>, o?: QueryOptions): FetcherStore<Loaded<T>>
   /** One store per key, kept while subscribed and released `releaseMs` after the last subscriber leaves. */
   keep<S extends ReadableAtom<any>>(key: string, make: () => S): S
-  /** Re-reads (keeping the shown data) every cached read whose key starts with one of the prefixes. */
-  revalidate(...prefixes: string[]): void
+  /** Re-reads (keeping the shown data) every cached read whose key starts with one of the prefixes (or passes one of the tests). */
+  revalidate(...prefixes: (string | ((key: string) => boolean))[]): void
   /** Clean-ups run by `dispose()`. */
   onDispose(fn: () => void): void
   /**
@@ -153,7 +153,7 @@ export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupe
       })
     },
     keep,
-    revalidate: (...prefixes: string[]) => revalidate((k) => prefixes.some((p) => k.startsWith(p))),
+    revalidate: (...prefixes) => revalidate((k) => prefixes.some((p) => (typeof p == 'string' ? k.startsWith(p) : p(k)))),
     onDispose: (fn) => void cleanups.push(fn),
     readSucceeded: heal,
     dispose() {

@@ -201,4 +201,28 @@ describe('comments (§2.7)', () => {
     assert.deepEqual(ok.posts, [])
     off()
   })
+
+  it("§6.1 and §2.6: a market's thread changing live re-reads that market's take counts on the page (not another market's)", async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const [m, elsewhere] = [await env.h.addMarket(), await env.h.addMarket()]
+    const w = await env.h.signedIn()
+    const s = vk.comments('event', m.id)
+    const mine = vk.takeCounts([m.id])
+    const other = vk.takeCounts([elsewhere.id])
+    const offs = [mount(s), mount(mine), mount(other)]
+    await until(s, (v) => !v.loading)
+    await until(mine, (v) => v.countOf(m.id)?.posts === 0)
+    await until(other, (v) => v.countOf(elsewhere.id)?.posts === 0)
+    // Let the stream subscription settle before the change.
+    await new Promise((r) => setTimeout(r, 300))
+    spy.reset()
+    await w.createPost('event', m.id, 'from elsewhere')
+    // Within the SDK's 5 s reuse of a count: the change drops it.
+    await until(mine, (v) => v.countOf(m.id)?.posts === 1, 5000, 'the count after the live change')
+    const reads = spy.to('/v1/social/take-counts', 'GET').map((c) => c.url.searchParams.get('ids'))
+    assert.deepEqual(reads, [m.id.toLowerCase()])
+    offs.forEach((f) => f())
+  })
 })
