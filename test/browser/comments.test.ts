@@ -161,6 +161,55 @@ describe('<vk-comments>', () => {
     await expect(el).to.be.accessible()
   })
 
+  it('§7 "join this room to post in it" comes with its cure: \'Join and post\' joins the room, then posts the kept text', async () => {
+    const vk = await makeVk()
+    const { s, v, roomId, market } = await venueRoom()
+    await vk.signIn({ ...s.wallet(), venueId: v.venueId })
+    const el = await fixture<VkComments>(html`<vk-comments subject-type="event" subject-ref=${market.id} room=${roomId}></vk-comments>`)
+    await until(() => deep(el, '[part~="empty"]'), 'empty room thread')
+    await post(el, 'let me in')
+    await until(() => failure(el), 'the refusal')
+    const cure = deep<HTMLButtonElement>(el, '[part~="composer"] [part~="recover"]')!
+    expect(cure.textContent!.trim()).to.equal('Join and post')
+    await expect(el).to.be.accessible()
+    cure.click()
+    await until(() => rows(el).length === 1, 'the post, in the room')
+    expect(deepText(rows(el)[0])).to.include('let me in')
+    expect(failure(el)).to.equal(null)
+    expect(deep(el, '[part~="recover"]')).to.equal(null)
+    expect(el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part~="composer"] textarea')!.value).to.equal('')
+    expect(vk.roomMembership(roomId).get().member, 'a member now').to.equal(true)
+  })
+
+  it("§7 'you left this room — rejoin to post' comes with 'Rejoin and post' (a replaceable string); a failed rejoin keeps the text and says why", async () => {
+    const vk = await makeVk()
+    const { s, v, roomId, market } = await venueRoom()
+    const w = s.wallet()
+    const reader = await s.signedIn({ venueId: v.venueId }, w)
+    await reader.rooms.join(roomId)
+    await reader.rooms.leave(roomId)
+    await vk.signIn({ ...w, venueId: v.venueId })
+    const box = await fixture(html`<vk-strings-provider .strings=${{ comments: { rejoinAndPost: 'Volver y publicar' } }}>
+      <vk-comments subject-type="event" subject-ref=${market.id} room=${roomId}></vk-comments>
+    </vk-strings-provider>`)
+    const el = box.querySelector('vk-comments')!
+    await until(() => deep(el, '[part~="empty"]'), 'empty room thread')
+    await post(el, 'back again')
+    await until(() => deep(el, '[part~="recover"]'), 'the cure')
+    expect(failure(el)).to.equal(MSG.LEFT_ROOM)
+    expect(deep(el, '[part~="recover"]')!.textContent!.trim()).to.equal('Volver y publicar')
+    const stop = vk.faults.failNetwork(isPath(`/v1/rooms/${roomId}/join`, 'POST'))
+    ;(deep(el, '[part~="recover"]') as HTMLButtonElement).click()
+    await until(() => failure(el) === "Couldn't reach the service. Check your connection and try again.", 'the failed rejoin')
+    expect(el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part~="composer"] textarea')!.value).to.equal('back again')
+    expect(rows(el).length).to.equal(0)
+    stop()
+    await post(el, 'back again')
+    await until(() => deep(el, '[part~="recover"]'), 'the cure again')
+    ;(deep(el, '[part~="recover"]') as HTMLButtonElement).click()
+    await until(() => rows(el).length === 1, 'posted after the rejoin')
+  })
+
   it('issue 6 rule 9 "every control is reachable and usable by keyboard, and focus stays visible"', async () => {
     const vk = await makeVk()
     const s = await service()

@@ -380,6 +380,14 @@ describe('<vk-room-feed>', () => {
     expect(cardFailure(card)).to.equal(MSG.JOIN_TO_POST)
     expect(cardFailure(card)).to.equal('join this room to post in it')
     await expect(el).to.be.accessible()
+    // Its cure, beside it: 'Join and post' joins the post's room and sends the kept reply.
+    const cure = deep<HTMLButtonElement>(card, 'form[part="composer"] [part="recover"]')!
+    expect(cure.textContent!.trim()).to.equal('Join and post')
+    cure.click()
+    await until(() => !deep(card, 'form[part="composer"]'), 'the reply sent: its form closes')
+    const thread = await vk.client.posts('event', top.subjectRef, { room: roomId })
+    expect(thread.posts.find((p) => p.id === top.id)!.replies).to.equal(1)
+    expect(vk.roomMembership(roomId).get().member).to.equal(true)
   })
 
   it('issue 7 "every visible string is replaceable": a network failure reads as the provider\'s string, never the SDK\'s English; the error is in vk-error', async () => {

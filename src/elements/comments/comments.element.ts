@@ -3,7 +3,7 @@ import { repeat } from 'lit/directives/repeat.js'
 import type { SubjectType } from '../../contract/ids.ts'
 import type { OutcomeLabel, Post } from '../../contract/types.ts'
 import { Composer, composerStyles } from '../shared/composer.ts'
-import { writeFailureText } from '../shared/failures.ts'
+import { joinOffer, writeFailureText } from '../shared/failures.ts'
 import { warmFormatters } from '../shared/format.ts'
 import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
 import { ReaderChange } from '../shared/reader-change.ts'
@@ -51,7 +51,8 @@ function afterNextPaint(): Promise<void> {
  * show as "N new" and are merged only when the reader asks, so the scroll position never jumps.
  * With `room`, new posts go into that room: a refused post reads as the spec's sentence ('join this room
  * to post in it', 'you left this room — rejoin to post'), a string of the `comments` slice like every
- * failure; the service's own message is only in `vk-error`.
+ * failure; the service's own message is only in `vk-error`. Beside it, 'Join and post' ('Rejoin and post')
+ * joins the room and posts the kept text.
  *
  * @event vk-require-sign-in - A signed-out reader tried to write (`detail.action`: post, agree, reply).
  * @event vk-post-created - A post or reply was written here.
@@ -61,6 +62,7 @@ function afterNextPaint(): Promise<void> {
  * @csspart thread - The whole thread.
  * @csspart composer - The new-post form (absent with `read-only`).
  * @csspart failure - The composer's failure line.
+ * @csspart recover - Beside a room's refusal: 'Join and post' / 'Rejoin and post'.
  * @csspart input - The composer's textarea.
  * @csspart submit - The composer's Post button.
  * @csspart hint - Signed out: the line under the composer asking the reader to sign in to post.
@@ -196,6 +198,9 @@ export class VkComments extends VkElement {
     return false
   }
 
+  /** Joins a room (the composer's 'Join and post'), through the page's membership store. */
+  private readonly join = (room: string) => this.vk.value!.roomMembership(room).get().join()
+
   private async sendPost(body: string) {
     const s = this.subject()
     const actions = this.vk.value?.postActions().get()
@@ -234,7 +239,14 @@ export class VkComments extends VkElement {
     if (this.readOnly) return nothing
     const t = (k: keyof CommentsStrings) => this.str.t(k)
     return html`${this.composer.render(
-      { label: t('composerLabel'), placeholder: t('composerPlaceholder'), submit: t('post'), busy: t('posting'), failed: (e) => writeFailureText(this.str, e, 'postFailed') },
+      {
+        label: t('composerLabel'),
+        placeholder: t('composerPlaceholder'),
+        submit: t('post'),
+        busy: t('posting'),
+        failed: (e) => writeFailureText(this.str, e, 'postFailed'),
+        recover: joinOffer(this.str, this.room, this.join),
+      },
       { id: 'vk-composer' },
     )}${this.session.value ? nothing : html`<p class="hint" part="hint">${t('signInToPost')}</p>`}`
   }

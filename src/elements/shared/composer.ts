@@ -23,6 +23,11 @@ export interface ComposerText {
   failed: string | ((error: unknown) => string)
   /** Shown as a Cancel button when set. */
   cancel?: string
+  /**
+   * A failure one action cures (a room's "join this room to post in it": Join): a button beside the failure
+   * line that runs it, then sends the kept text again.
+   */
+  recover?: (error: unknown) => { label: string; run: () => Promise<unknown> } | null
 }
 
 export class Composer implements ReactiveController {
@@ -88,6 +93,24 @@ export class Composer implements ReactiveController {
     }
   }
 
+  /** The failure's cure (`recover`), then the same text sent again; a cure that fails is the failure shown. */
+  private async cure(run: () => Promise<unknown>, form: HTMLFormElement | null) {
+    if (this.pending) return
+    this.pending = true
+    this.host.requestUpdate()
+    try {
+      await run()
+      this.failed = false
+    } catch (error) {
+      this.error = error
+      this.host.emit('vk-error', { error })
+    } finally {
+      this.pending = false
+      this.host.requestUpdate()
+    }
+    if (!this.failed) form?.requestSubmit()
+  }
+
   /** Cancel: the text is dropped and the form's owner closes it (`onCancel`). */
   private readonly cancel = () => {
     this.reset()
@@ -103,6 +126,7 @@ export class Composer implements ReactiveController {
   }
 
   render(text: ComposerText, o: { id: string; part?: string; rows?: number; autofocus?: boolean }) {
+    const cure = this.failed && !this.pending ? text.recover?.(this.error) : null
     return html`<form part=${o.part ?? 'composer'} class="vk-composer" @submit=${this.submit} @keydown=${this.escape}>
       <label class="vk-visually-hidden" for=${o.id}>${text.label}</label>
       <textarea
@@ -121,6 +145,11 @@ export class Composer implements ReactiveController {
       <div class="vk-composer-actions">
         ${this.failed
           ? html`<span part="failure" class="vk-composer-failed" role="alert">${typeof text.failed === 'function' ? text.failed(this.error) : text.failed}</span>`
+          : nothing}
+        ${cure
+          ? html`<button type="button" class="vk-button" part="recover" @click=${(e: Event) => this.cure(cure.run, (e.target as HTMLElement).closest('form'))}>
+              ${cure.label}
+            </button>`
           : nothing}
         ${text.cancel
           ? html`<button type="button" class="vk-button" part="cancel" @click=${this.cancel}>${text.cancel}</button>`

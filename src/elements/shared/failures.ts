@@ -48,3 +48,20 @@ export function writeFailureText<S extends 'comments' | 'room'>(str: StringsCont
   const refusal = REFUSALS[errorCode(error)]
   return refusal ? str.t(refusal as Key<S>) : failureText(str, error, fallback)
 }
+
+/** The refusals a join cures (§7), with their button's string. */
+const OFFERS: Record<string, keyof RefusalStrings> = {
+  'room-join-required': 'joinAndPost',
+  'room-left': 'rejoinAndPost',
+}
+
+/**
+ * A composer's `recover` for a post into `room` (a room id, or 'self'): a room's refusal offers to join it
+ * ('Join and post', 'Rejoin and post'), then posts the kept text. Nothing without a room.
+ */
+export function joinOffer<S extends 'comments' | 'room'>(str: StringsController<S>, room: string | null | undefined, join: (room: string) => Promise<unknown>) {
+  return (error: unknown) => {
+    const key = OFFERS[errorCode(error)]
+    return key && room ? { label: str.t(key as Key<S>), run: () => join(room) } : null
+  }
+}

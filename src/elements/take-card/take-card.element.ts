@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit'
 import type { OutcomeLabel, Post } from '../../contract/types.ts'
 import { formatAmount, sideLabel, takeReceipt } from '../../core/index.ts'
 import { Composer } from '../shared/composer.ts'
-import { failureText, writeFailureText } from '../shared/failures.ts'
+import { failureText, joinOffer, writeFailureText } from '../shared/failures.ts'
 import { mayMoveFocus } from '../shared/pending.ts'
 import { absoluteTime, formatBps, relativeTime } from '../shared/format.ts'
 import { displayName, isSessionsPost, isViewersPost, safeAvatarUrl } from '../shared/identity.ts'
@@ -40,6 +40,7 @@ let seq = 0
  * - A failed reply, edit or report keeps its text and says why in a string of the `comments` slice chosen
  *   by the error's code: a reply into a room the reader left reads 'you left this room — rejoin to post',
  *   a non-member's 'join this room to post in it' (§7). The service's own message is only in `vk-error`.
+ *   Beside those two, 'Join and post' ('Rejoin and post') joins the post's room and sends the reply.
  *   A failed Agree or Delete is looked up the same way ('It isn't there anymore.' for a post gone meanwhile),
  *   else 'Couldn't save your agree.' / 'Couldn't delete. Try again.'.
  * - A sign-out or another sign-in closes an open edit, report or reply form and drops the failure lines:
@@ -73,6 +74,7 @@ let seq = 0
  * @csspart submit - A form's send button (Reply, Save, Send report).
  * @csspart cancel - A form's Cancel button.
  * @csspart failure - A form's failure line.
+ * @csspart recover - Beside a room's refusal of a reply: 'Join and post' / 'Rejoin and post'.
  * @csspart notice - Status lines (hidden notice, reported, deleted, failures).
  *
  * @cssproperty --vk-color-yes - Stance chip of the first outcome, right receipts.
@@ -492,6 +494,8 @@ export class VkTakeCard extends VkElement {
               submit: this.str.t('reply'),
               busy: this.str.t('posting'),
               failed: (e) => writeFailureText(this.str, e, 'postFailed'),
+              // A reply goes into its post's room: a room's refusal offers to join it, then replies.
+              recover: joinOffer(this.str, p.roomId, (room) => this.vk.value!.roomMembership(room).get().join()),
               cancel: this.str.t('cancel'),
             },
             { id: `${this.uid}-reply` },

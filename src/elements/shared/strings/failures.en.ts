@@ -36,9 +36,15 @@ export interface RefusalStrings {
   joinToPost: string
   leftRoom: string
   joinRefused: string
+  /** The button beside 'join this room to post in it': joins, then posts the kept text. */
+  joinAndPost: string
+  /** The button beside 'you left this room — rejoin to post'. */
+  rejoinAndPost: string
 }
 export const refusalsEn: RefusalStrings = {
   joinToPost: MSG.JOIN_TO_POST,
   leftRoom: MSG.LEFT_ROOM,
   joinRefused: MSG.ROOM_NOT_OPEN,
+  joinAndPost: 'Join and post',
+  rejoinAndPost: 'Rejoin and post',
 }

@@ -18,4 +18,6 @@ export const refusalsEs: RefusalStrings = {
   joinToPost: 'únete a esta sala para publicar en ella',
   leftRoom: 'saliste de esta sala — vuelve a unirte para publicar',
   joinRefused: 'esta sala no está abierta para unirse',
+  joinAndPost: 'Unirse y publicar',
+  rejoinAndPost: 'Volver a unirse y publicar',
 }
