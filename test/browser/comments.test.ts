@@ -29,6 +29,19 @@ async function venueRoom() {
   return { s, v, roomId, market: await s.addMarket() }
 }
 
+/** A page signed in as a reader who joined the venue's public room and then left it. */
+async function leftRoom() {
+  const vk = await makeVk()
+  const { s, v, roomId, market } = await venueRoom()
+  const w = s.wallet()
+  const reader = await s.signedIn({ venueId: v.venueId }, w)
+  await reader.rooms.join(roomId)
+  await reader.rooms.leave(roomId)
+  await vk.signIn({ ...w, venueId: v.venueId })
+  return { vk, roomId, market }
+}
+
+
 describe('<vk-comments>', () => {
   afterEach(() => disposeVk())
 
@@ -118,13 +131,7 @@ describe('<vk-comments>', () => {
   })
 
   it('§7 "Post into a room by someone who left it → refused \'you left this room — rejoin to post\'": <vk-comments room> says so, a strings-provider string, with vk-error', async () => {
-    const vk = await makeVk()
-    const { s, v, roomId, market } = await venueRoom()
-    const w = s.wallet()
-    const reader = await s.signedIn({ venueId: v.venueId }, w)
-    await reader.rooms.join(roomId)
-    await reader.rooms.leave(roomId)
-    await vk.signIn({ ...w, venueId: v.venueId })
+    const { roomId, market } = await leftRoom()
     const root = await fixture(html`<div>
       <vk-comments subject-type="event" subject-ref=${market.id} room=${roomId}></vk-comments>
       <vk-strings-provider .strings=${{ comments: { leftRoom: 'saliste de esta sala — vuelve a unirte' } }}>
@@ -182,13 +189,7 @@ describe('<vk-comments>', () => {
   })
 
   it("§7 'you left this room — rejoin to post' comes with 'Rejoin and post' (a replaceable string); a failed rejoin keeps the text and says why", async () => {
-    const vk = await makeVk()
-    const { s, v, roomId, market } = await venueRoom()
-    const w = s.wallet()
-    const reader = await s.signedIn({ venueId: v.venueId }, w)
-    await reader.rooms.join(roomId)
-    await reader.rooms.leave(roomId)
-    await vk.signIn({ ...w, venueId: v.venueId })
+    const { vk, roomId, market } = await leftRoom()
     const box = await fixture(html`<vk-strings-provider .strings=${{ comments: { rejoinAndPost: 'Volver y publicar' } }}>
       <vk-comments subject-type="event" subject-ref=${market.id} room=${roomId}></vk-comments>
     </vk-strings-provider>`)

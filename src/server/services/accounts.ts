@@ -45,32 +45,10 @@ export async function linkWallet(db: Kysely<Database>, wallet: string, into: str
     if (!(await unused(tx, from))) return false
     // Rows `into` already has (the same room, blocker, ban scope) keep theirs; a block of itself goes.
     await tx.deleteFrom('blocks').where('blocked_account_id', '=', from).where('account_id', '=', into).execute()
-    await tx
-      .updateTable('blocks')
-      .set({ blocked_account_id: into })
-      .where('blocked_account_id', '=', from)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('blocks as b').select('b.account_id').whereRef('b.account_id', '=', 'blocks.account_id').where('b.blocked_account_id', '=', into))),
-      )
-      .execute()
-    await tx
-      .updateTable('room_members')
-      .set({ account_id: into })
-      .where('account_id', '=', from)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('room_members as m').select('m.room_id').whereRef('m.room_id', '=', 'room_members.room_id').where('m.account_id', '=', into))),
-      )
-      .execute()
-    await tx
-      .updateTable('bans')
-      .set({ account_id: into })
-      .where('account_id', '=', from)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('bans as x').select('x.scope').whereRef('x.scope', '=', 'bans.scope').where('x.account_id', '=', into))),
-      )
-      .execute()
-    for (const t of ['blocks', 'room_members', 'bans'] as const) {
-      await tx.deleteFrom(t).where(t === 'blocks' ? 'blocked_account_id' : 'account_id', '=', from).execute()
+    for (const [t, col, key] of MOVED_ROWS) {
+      await sql`update ${sql.table(t)} set ${sql.ref(col)} = ${into} where ${sql.ref(col)} = ${from}
+        and not exists (select 1 from ${sql.table(t)} x where ${sql.ref(`x.${key}`)} = ${sql.ref(`${t}.${key}`)} and ${sql.ref(`x.${col}`)} = ${into})`.execute(tx)
+      await sql`delete from ${sql.table(t)} where ${sql.ref(col)} = ${from}`.execute(tx)
     }
     await tx.updateTable('venues').set({ owner_account_id: into }).where('owner_account_id', '=', from).execute()
     await tx.updateTable('venue_keys').set({ created_by: into }).where('created_by', '=', from).execute()
@@ -80,6 +58,13 @@ export async function linkWallet(db: Kysely<Database>, wallet: string, into: str
     return true
   })
 }
+
+/** What others did to an account, moved by `linkWallet`: table, the account's column, the row's other key column. */
+const MOVED_ROWS = [
+  ['blocks', 'blocked_account_id', 'account_id'],
+  ['room_members', 'account_id', 'room_id'],
+  ['bans', 'account_id', 'scope'],
+] as const
 
 /** The tables of what an account does itself (`account_id` is the doer). */
 const OWN_ROWS = ['sessions', 'posts', 'reactions', 'reports', 'follows', 'profiles', 'records', 'blocks'] as const
