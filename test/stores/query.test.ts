@@ -16,6 +16,10 @@ function held<T>() {
   return { calls, fetcher }
 }
 const settle = () => tick(5)
+/** Polls until `ok()` (a re-read is scheduled on a timer: a loaded machine may run it late). */
+async function waitFor(ok: () => boolean, what: string) {
+  for (const end = Date.now() + 2000; !ok(); await tick(5)) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+}
 /** A store's value without its unset fields. */
 const shown = (v: object) => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined))
 
@@ -31,6 +35,7 @@ describe('the read cache', () => {
     assert.equal(f.calls.length, 1, 'not two reads of one key at once')
     assert.equal(s.get().loading, true)
     f.calls[0].resolve('before the change')
+    await waitFor(() => f.calls.length >= 2, 'the read once more')
     await settle()
     assert.equal(f.calls.length, 2, 'read once more (both asks fold into one)')
     assert.deepEqual(shown(s.get()), { data: 'before the change', loading: true }, 'the shown data stays while it is read again')
