@@ -78,7 +78,7 @@ export const forViewer = <T>(d: Loaded<T> | undefined, viewer: string): T | unde
 export const statusOf = (e: unknown) => (e instanceof HttpError ? e.status : null)
 
 export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupeMs: number }): Ctx & { dispose(): void } {
-  const { cache, store, revalidate } = createQueryCache(o.dedupeMs)
+  const { cache, store, revalidate, dispose: stopReading } = createQueryCache(o.dedupeMs)
   const $session = atom<SessionInfo | null>(client.session)
   const offSession = client.onSessionChange((s) => $session.set(s))
   const $viewer = computed($session, (s) => (s ? s.accountId : '-'))
@@ -157,6 +157,7 @@ export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupe
     onDispose: (fn) => void cleanups.push(fn),
     readSucceeded: heal,
     dispose() {
+      stopReading()
       cleanups.splice(0).forEach((fn) => fn())
       timers.forEach(clearTimeout)
       timers.clear()

@@ -186,6 +186,7 @@ describe('<vk-comments>', () => {
     expect(deep(el, '[part~="recover"]')).to.equal(null)
     expect(el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part~="composer"] textarea')!.value).to.equal('')
     expect(vk.roomMembership(roomId).get().member, 'a member now').to.equal(true)
+    expect(el.shadowRoot!.activeElement?.getAttribute('part'), 'focus went to the Post button, never to the page').to.equal('submit')
   })
 
   it("§7 'you left this room — rejoin to post' comes with 'Rejoin and post' (a replaceable string); a failed rejoin keeps the text and says why", async () => {
@@ -200,14 +201,17 @@ describe('<vk-comments>', () => {
     expect(failure(el)).to.equal(MSG.LEFT_ROOM)
     expect(deep(el, '[part~="recover"]')!.textContent!.trim()).to.equal('Volver y publicar')
     const stop = vk.faults.failNetwork(isPath(`/v1/rooms/${roomId}/join`, 'POST'))
-    ;(deep(el, '[part~="recover"]') as HTMLButtonElement).click()
+    const cure = deep<HTMLButtonElement>(el, '[part~="recover"]')!
+    cure.focus()
+    cure.click()
     await until(() => failure(el) === "Couldn't reach the service. Check your connection and try again.", 'the failed rejoin')
     expect(el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part~="composer"] textarea')!.value).to.equal('back again')
     expect(rows(el).length).to.equal(0)
+    // Still offered, and still focused: the reader can simply try it again.
+    expect(deep(el, '[part~="recover"]')).to.equal(cure)
+    expect(el.shadowRoot!.activeElement).to.equal(cure)
     stop()
-    await post(el, 'back again')
-    await until(() => deep(el, '[part~="recover"]'), 'the cure again')
-    ;(deep(el, '[part~="recover"]') as HTMLButtonElement).click()
+    cure.click()
     await until(() => rows(el).length === 1, 'posted after the rejoin')
   })
 

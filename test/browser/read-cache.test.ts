@@ -58,4 +58,19 @@ describe('read cache: page visibility and connection', () => {
     offT()
     off()
   })
+
+  it('a disposed cache (its context disposed) stops listening: coming online reads nothing more', async () => {
+    const q = createQueryCache(0)
+    let reads = 0
+    const s = q.store(['k'], async () => ++reads)
+    const off = s.listen(() => {})
+    await tick()
+    q.dispose()
+    window.dispatchEvent(new Event('online'))
+    setHidden(true)
+    setHidden(false)
+    await tick()
+    expect(reads).to.equal(1)
+    off()
+  })
 })

@@ -63,6 +63,20 @@ describe('auth: linking a wallet others named first', () => {
     assert.equal((await post(svc, holder, { subjectRef: 'x', room, body: 'in the room' })).status, 201)
   })
 
+  it('§3.3 a room the account left, whose owner then added the wallet: linking it makes the account a member again (the newer word wins)', async () => {
+    const v = await claimVenue(svc)
+    const room = await createRoom(svc, v, { subjectType: 'topic', subjectRef: `back-${Date.now()}` })
+    const holder = await signIn(svc, undefined, v.venueId)
+    assert.equal((await call(svc, 'POST', `/v1/rooms/${room}/join`, { token: holder.token })).status, 200)
+    assert.equal((await call(svc, 'POST', `/v1/rooms/${room}/leave`, { token: holder.token })).status, 200)
+    const second = newWallet()
+    assert.equal((await call(svc, 'PUT', `/v1/rooms/${room}/members/${second.address.toLowerCase()}`, { token: v.owner.token })).status, 200)
+    assert.equal((await link(holder, second)).status, 200)
+    const m = await call(svc, 'GET', `/v1/rooms/${room}/membership`, { token: holder.token })
+    assert.equal(m.status, 200, JSON.stringify(m.body))
+    assert.deepEqual([m.body.member, m.body.left], [true, false])
+  })
+
   it('§5.7 a ban on a wallet never seen follows it into the account that links it (linking is no way around a ban)', async () => {
     const second = newWallet()
     const ban = await call(svc, 'POST', '/v1/mod/ban', { token: operator.token, body: { wallet: second.address.toLowerCase() } })

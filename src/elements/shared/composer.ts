@@ -34,8 +34,10 @@ export class Composer implements ReactiveController {
   value = ''
   pending = false
   failed = false
-  /** What the last send threw (while `failed`). */
+  /** What the last send threw (while `failed`), or what its cure threw. */
   error: unknown = null
+  /** What the last send threw: the failure a cure (`recover`) is offered for, kept while the cure fails. */
+  private refusal: unknown = null
   /** Counts `clearFailure` calls: a send that answers after the reader changed shows nothing. */
   private epoch = 0
 
@@ -55,14 +57,14 @@ export class Composer implements ReactiveController {
     this.epoch++
     if (!this.failed) return
     this.failed = false
-    this.error = null
+    this.error = this.refusal = null
     this.host.requestUpdate()
   }
 
   reset(value = '') {
     this.value = value
     this.failed = false
-    this.error = null
+    this.error = this.refusal = null
     this.host.requestUpdate()
   }
 
@@ -85,7 +87,7 @@ export class Composer implements ReactiveController {
     } catch (error) {
       if (at !== this.epoch) return
       this.failed = true
-      this.error = error
+      this.error = this.refusal = error
       this.host.emit('vk-error', { error })
     } finally {
       this.pending = false
@@ -93,22 +95,33 @@ export class Composer implements ReactiveController {
     }
   }
 
-  /** The failure's cure (`recover`), then the same text sent again; a cure that fails is the failure shown. */
+  /**
+   * The failure's cure (`recover`), then the same text sent again. A cure that fails shows its own failure and
+   * stays offered; after a reader change (`clearFailure`) nothing is sent. Focus stays on the button while it
+   * runs (busy), then moves to the send button.
+   */
   private async cure(run: () => Promise<unknown>, form: HTMLFormElement | null) {
     if (this.pending) return
+    const at = this.epoch
     this.pending = true
     this.host.requestUpdate()
+    let cured = false
     try {
       await run()
-      this.failed = false
+      cured = true
     } catch (error) {
-      this.error = error
-      this.host.emit('vk-error', { error })
+      if (at === this.epoch) {
+        this.error = error
+        this.host.emit('vk-error', { error })
+      }
     } finally {
       this.pending = false
       this.host.requestUpdate()
     }
-    if (!this.failed) form?.requestSubmit()
+    if (!cured || at !== this.epoch) return
+    this.failed = false
+    form?.querySelector<HTMLElement>('[part~="submit"]')?.focus()
+    form?.requestSubmit()
   }
 
   /** Cancel: the text is dropped and the form's owner closes it (`onCancel`). */
@@ -126,7 +139,7 @@ export class Composer implements ReactiveController {
   }
 
   render(text: ComposerText, o: { id: string; part?: string; rows?: number; autofocus?: boolean }) {
-    const cure = this.failed && !this.pending ? text.recover?.(this.error) : null
+    const cure = this.failed ? text.recover?.(this.refusal) : null
     return html`<form part=${o.part ?? 'composer'} class="vk-composer" @submit=${this.submit} @keydown=${this.escape}>
       <label class="vk-visually-hidden" for=${o.id}>${text.label}</label>
       <textarea
@@ -147,7 +160,7 @@ export class Composer implements ReactiveController {
           ? html`<span part="failure" class="vk-composer-failed" role="alert">${typeof text.failed === 'function' ? text.failed(this.error) : text.failed}</span>`
           : nothing}
         ${cure
-          ? html`<button type="button" class="vk-button" part="recover" @click=${(e: Event) => this.cure(cure.run, (e.target as HTMLElement).closest('form'))}>
+          ? html`<button type="button" class="vk-button" part="recover" ${busy(this.pending)} @click=${(e: Event) => this.cure(cure.run, (e.target as HTMLElement).closest('form'))}>
               ${cure.label}
             </button>`
           : nothing}

@@ -5,6 +5,8 @@
  * service's English, or the SDK's "the service could not be reached (Failed to fetch)") is never shown: it
  * travels in `vk-error`'s `detail.error` for the venue's logs.
  */
+import { MSG } from '../../contract/errors.ts'
+import { VenuekitError } from '../../sdk/errors.ts'
 import type { StringsController } from './strings-controller.ts'
 import type { FailureStrings, RefusalStrings } from './strings/failures.en.ts'
 import type { Slice, StringSlices } from './strings/index.ts'
@@ -28,8 +30,9 @@ const FAILURES: Record<string, keyof FailureStrings> = {
 const REFUSALS: Record<string, keyof RefusalStrings> = {
   'room-join-required': 'joinToPost',
   'room-left': 'leftRoom',
-  // No `room-not-open`: a join into a private room answers 200 `refused: true` (errors.ts), which the room
-  // feed shows as `joinRefused` itself.
+  // A join into a private room answers 200 `refused: true` (errors.ts): the room feed shows `joinRefused`
+  // itself; a composer's Join (`joinOffer`) turns it into this code.
+  'room-not-open': 'joinRefused',
 }
 
 /** The error's code (`VenuekitError.code`), or '' when it has none. */
@@ -59,9 +62,17 @@ const OFFERS: Record<string, keyof RefusalStrings> = {
  * A composer's `recover` for a post into `room` (a room id, or 'self'): a room's refusal offers to join it
  * ('Join and post', 'Rejoin and post'), then posts the kept text. Nothing without a room.
  */
-export function joinOffer<S extends 'comments' | 'room'>(str: StringsController<S>, room: string | null | undefined, join: (room: string) => Promise<unknown>) {
+export function joinOffer<S extends 'comments' | 'room'>(str: StringsController<S>, room: string | null | undefined, join: (room: string) => Promise<{ refused: boolean }>) {
   return (error: unknown) => {
     const key = OFFERS[errorCode(error)]
-    return key && room ? { label: str.t(key as Key<S>), run: () => join(room) } : null
+    return key && room
+      ? {
+          label: str.t(key as Key<S>),
+          run: async () => {
+            // A room not open to join (private) refuses with a 200: a failure here, not a cure.
+            if ((await join(room)).refused) throw new VenuekitError('room-not-open', MSG.ROOM_NOT_OPEN)
+          },
+        }
+      : null
   }
 }

@@ -43,8 +43,11 @@ export async function linkWallet(db: Kysely<Database>, wallet: string, into: str
     const from = owner.account_id
     if (from === into) return true
     if (!(await unused(tx, from))) return false
-    // Rows `into` already has (the same room, blocker, ban scope) keep theirs; a block of itself goes.
+    // Rows `into` already has (the same room, blocker, ban scope) keep theirs; a block of itself goes; a room
+    // `into` left gives way to the membership an owner granted the wallet (the newer word).
     await tx.deleteFrom('blocks').where('blocked_account_id', '=', from).where('account_id', '=', into).execute()
+    await sql`delete from room_members m where m.account_id = ${into} and m.left_at is not null
+      and exists (select 1 from room_members f where f.account_id = ${from} and f.room_id = m.room_id and f.left_at is null)`.execute(tx)
     for (const [t, col, key] of MOVED_ROWS) {
       await sql`update ${sql.table(t)} set ${sql.ref(col)} = ${into} where ${sql.ref(col)} = ${from}
         and not exists (select 1 from ${sql.table(t)} x where ${sql.ref(`x.${key}`)} = ${sql.ref(`${t}.${key}`)} and ${sql.ref(`x.${col}`)} = ${into})`.execute(tx)
