@@ -135,4 +135,40 @@ describe('auth: linking a wallet others named first', () => {
     const rows = await svc.ctx.db.selectFrom('blocks').select(['account_id', 'blocked_account_id']).where('blocked_account_id', '=', account).execute()
     assert.deepEqual(rows, [{ account_id: await accountOf(blocker), blocked_account_id: account }])
   })
+
+  it('§2.1 a block, a member add and a ban of a wallet landing while it is being linked all land on the linking account: no 500, nothing left on the absorbed account', async () => {
+    const v = await claimVenue(svc)
+    const room = await createRoom(svc, v, { visibility: 'private', subjectType: 'topic', subjectRef: `race-${Date.now()}` })
+    const firstBlocker = await signIn(svc)
+    const secondBlocker = await signIn(svc)
+    for (let round = 0; round < 24; round++) {
+      const holder = await signIn(svc)
+      const second = newWallet()
+      const wallet = second.address.toLowerCase()
+      // Someone names the wallet first: it gets an account its holder never used, which the link absorbs.
+      assert.equal((await call(svc, 'POST', PATHS.blocks, { token: firstBlocker.token, body: { wallet } })).status, 200)
+      const absorbed = (await accountsOf(wallet))[0]
+      const n = await call(svc, 'POST', PATHS.authNonce, { body: { address: second.address } })
+      const signature = await second.signMessage({ message: n.body.message })
+      // The link verifies a signature before its transaction: the writes start a little later each round,
+      // so some rounds land inside the link's transaction.
+      const linking = call(svc, 'POST', PATHS.authLink, { token: holder.token, body: { message: n.body.message, signature } })
+      await new Promise((r) => setTimeout(r, round % 8))
+      const [blocked, added, banned] = await Promise.all([
+        call(svc, 'POST', PATHS.blocks, { token: secondBlocker.token, body: { wallet } }),
+        call(svc, 'PUT', `/v1/rooms/${room}/members/${wallet}`, { token: v.owner.token }),
+        call(svc, 'POST', '/v1/mod/ban', { token: operator.token, body: { wallet } }),
+      ])
+      const linked = await linking
+      for (const r of [linked, blocked, added, banned]) assert.equal(r.status, 200, `round ${round}: ${JSON.stringify(r.body)}`)
+      const account = await accountOf(holder)
+      assert.deepEqual(await accountsOf(wallet), [account])
+      const db = svc.ctx.db
+      const blockers = await db.selectFrom('blocks').select('account_id').where('blocked_account_id', '=', account).orderBy('account_id').execute()
+      assert.deepEqual(blockers.map((b) => b.account_id), [await accountOf(firstBlocker), await accountOf(secondBlocker)].sort())
+      assert.equal((await db.selectFrom('room_members').select('account_id').where('room_id', '=', room).where('account_id', '=', account).execute()).length, 1)
+      assert.equal((await db.selectFrom('bans').select('account_id').where('account_id', '=', account).execute()).length, 1)
+      assert.equal(await db.selectFrom('accounts').select('id').where('id', '=', absorbed).executeTakeFirst(), undefined)
+    }
+  })
 })

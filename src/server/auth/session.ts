@@ -14,7 +14,7 @@ import type { ServiceContext } from '../context.ts'
 import { executeCached } from '../db/plan-cache.ts'
 import { ApiError, unauthenticated } from '../http/errors.ts'
 import { newSessionToken, sha256 } from './tokens.ts'
-import { ensureAccount } from '../services/accounts.ts'
+import { ensureAccount, withWalletAccount } from '../services/accounts.ts'
 
 export interface Caller {
   accountId: string
@@ -84,13 +84,15 @@ export async function walletsOf(ctx: ServiceContext, accountId: string): Promise
 }
 
 export async function createSession(ctx: ServiceContext, wallet: string, venueId: string | null): Promise<SessionInfo> {
-  const accountId = await accountForWallet(ctx, wallet)
   const token = newSessionToken()
   const expiresAt = new Date(ctx.now().getTime() + LIMITS.sessionTtlMs)
-  await ctx.db
-    .insertInto('sessions')
-    .values({ token_hash: sha256(token), account_id: accountId, wallet, venue_id: venueId, created_at: ctx.now(), expires_at: expiresAt })
-    .execute()
+  const accountId = await withWalletAccount(ctx.db, wallet, ctx.now(), async (tx, accountId) => {
+    await tx
+      .insertInto('sessions')
+      .values({ token_hash: sha256(token), account_id: accountId, wallet, venue_id: venueId, created_at: ctx.now(), expires_at: expiresAt })
+      .execute()
+    return accountId
+  })
   const wallets = await walletsOf(ctx, accountId)
   return {
     token,

@@ -4,7 +4,8 @@ import { z } from 'zod'
 import { LIMITS, hasVisibleText } from '../../contract/limits.ts'
 import { PATHS } from '../../contract/paths.ts'
 import type { ServiceContext } from '../context.ts'
-import { requireCaller, accountForWallet } from '../auth/session.ts'
+import { requireCaller } from '../auth/session.ts'
+import { walletOwner, withWalletAccount } from '../services/accounts.ts'
 import { ApiError, notFound } from '../http/errors.ts'
 import { checkSubject, parseParam, parseQuery, parseValues, readJson, zMarketId, zNoQuery, zPostId, zRoom, zSubjectType, zWallet } from '../http/validate.ts'
 import type { MyStanceResult } from '../../contract/types.ts'
@@ -101,20 +102,23 @@ export function postRoutes(ctx: ServiceContext) {
     const caller = await requireCaller(ctx, c)
     const b = parseValues(blockBody, await readJson(c))
     if (caller.wallets.includes(b.wallet)) throw new ApiError(400, 'validation-failed', "you can't block yourself")
-    const target = await accountForWallet(ctx, b.wallet)
-    await ctx.db
-      .insertInto('blocks')
-      .values({ account_id: caller.accountId, blocked_account_id: target, created_at: ctx.now() })
-      .onConflict((oc) => oc.columns(['account_id', 'blocked_account_id']).doNothing())
-      .execute()
+    await withWalletAccount(ctx.db, b.wallet, ctx.now(), (tx, target) =>
+      tx
+        .insertInto('blocks')
+        .values({ account_id: caller.accountId, blocked_account_id: target, created_at: ctx.now() })
+        .onConflict((oc) => oc.columns(['account_id', 'blocked_account_id']).doNothing())
+        .execute(),
+    )
     return c.json({ blocked: true, wallet: b.wallet })
   })
 
   app.delete('/v1/social/blocks/:wallet', async (c) => {
     const caller = await requireCaller(ctx, c)
     const wallet = parseParam(c, 'wallet', zWallet)
-    const target = await ctx.db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
-    if (target) await ctx.db.deleteFrom('blocks').where('account_id', '=', caller.accountId).where('blocked_account_id', '=', target.account_id).execute()
+    await ctx.db.transaction().execute(async (tx) => {
+      const target = await walletOwner(tx, wallet)
+      if (target) await tx.deleteFrom('blocks').where('account_id', '=', caller.accountId).where('blocked_account_id', '=', target).execute()
+    })
     return c.json({ blocked: false, wallet })
   })
 

@@ -9,7 +9,7 @@ import { NODE_TYPES } from '../../contract/ids.ts'
 import { LIMITS } from '../../contract/limits.ts'
 import { PATHS } from '../../contract/paths.ts'
 import type { Board, NodeRef, RoomList } from '../../contract/types.ts'
-import { accountForWallet, requireCaller, resolveCaller } from '../auth/session.ts'
+import { requireCaller, resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import { checkSubject, parseBody, parseParam, parseQuery, zCursor, zLimit, zNoQuery, zRoom, zVenueId, zWallet } from '../http/validate.ts'
@@ -99,9 +99,8 @@ export function roomRoutes(ctx: ServiceContext) {
     const caller = await requireCaller(ctx, c)
     const room = await findRoom(ctx, param, await venueOfRequest(ctx, c, caller))
     await requireRoomAdmin(ctx, caller, room)
-    const account = await accountForWallet(ctx, wallet)
-    if (add) await addMember(ctx, room, account)
-    else await removeMember(ctx, room, account)
+    if (add) await addMember(ctx, room, wallet)
+    else await removeMember(ctx, room, wallet)
     return c.json({ room: roomFromRow(room), wallet, member: add, members: await headcount(ctx, room.id) })
   }
   app.put(memberPath, memberWrite(true))

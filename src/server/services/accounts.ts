@@ -6,11 +6,14 @@ import type { Database } from '../db/schema.ts'
 /**
  * The account that owns `wallet`, creating it (account + wallet row) when the wallet is new.
  * Runs on whatever executor it is given, so it can join a caller's transaction. A concurrent creator of
- * the same wallet wins the wallet row; this call then answers that account.
+ * the same wallet wins the wallet row; this call then answers that account. The wallet's row is held
+ * (FOR SHARE) until the transaction ends, so a `linkWallet` of it waits for the caller's write, or the
+ * caller waits for the link and gets the account the wallet was linked into: a write naming the wallet
+ * never lands on an account the link is deleting.
  */
 export async function ensureAccount(db: Kysely<Database> | Transaction<Database>, wallet: string, now: Date): Promise<string> {
-  const existing = await db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
-  if (existing) return existing.account_id
+  const existing = await walletOwner(db, wallet)
+  if (existing) return existing
   const id = timeId('a_')
   await db.insertInto('accounts').values({ id, created_at: now }).execute()
   const ins = await db
@@ -21,7 +24,21 @@ export async function ensureAccount(db: Kysely<Database> | Transaction<Database>
     .executeTakeFirst()
   if (ins) return id
   await db.deleteFrom('accounts').where('id', '=', id).execute()
-  return (await db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirstOrThrow()).account_id
+  return (await walletOwner(db, wallet))!
+}
+
+/** The account that owns `wallet`, or null; holds the wallet's row until the transaction ends (see `ensureAccount`). */
+export async function walletOwner(db: Kysely<Database> | Transaction<Database>, wallet: string): Promise<string | null> {
+  const w = await db.selectFrom('wallets').select('account_id').where('address', '=', wallet).forShare().executeTakeFirst()
+  return w?.account_id ?? null
+}
+
+/**
+ * Runs `write` in one transaction with the account of `wallet` (created when new), holding the wallet's row
+ * so that a concurrent link of the wallet cannot delete that account under the write.
+ */
+export function withWalletAccount<T>(db: Kysely<Database>, wallet: string, now: Date, write: (tx: Transaction<Database>, accountId: string) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (tx) => write(tx, await ensureAccount(tx, wallet, now)))
 }
 
 /**

@@ -13,6 +13,7 @@ import type { JoinResult, Membership } from '../../contract/types.ts'
 import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
+import { walletOwner, withWalletAccount } from './accounts.ts'
 import { canSeePrivateRoom, roomFromRow, type RoomRow } from './rooms.ts'
 import type { RequestVenue } from './venue-of-request.ts'
 
@@ -88,20 +89,28 @@ export async function leaveRoom(ctx: ServiceContext, caller: Caller, room: RoomR
   return membershipOf(ctx, room, caller)
 }
 
-/** The owner (or an operator) adds a member: the way into a private room. Clears a sticky leave. */
-export async function addMember(ctx: ServiceContext, room: RoomRow, accountId: string): Promise<void> {
+/**
+ * The owner (or an operator) adds a member: the way into a private room. Clears a sticky leave. A wallet
+ * never seen gets its account here, in the write's transaction (`withWalletAccount`).
+ */
+export async function addMember(ctx: ServiceContext, room: RoomRow, wallet: string): Promise<void> {
   const now = ctx.now()
-  await ctx.db
-    .insertInto('room_members')
-    .values({ room_id: room.id, account_id: accountId, joined_at: now, left_at: null })
-    .onConflict((oc) => oc.columns(['room_id', 'account_id']).doUpdateSet({ joined_at: now, left_at: null }).where('room_members.left_at', 'is not', null))
-    .execute()
+  await withWalletAccount(ctx.db, wallet, now, (tx, accountId) =>
+    tx
+      .insertInto('room_members')
+      .values({ room_id: room.id, account_id: accountId, joined_at: now, left_at: null })
+      .onConflict((oc) => oc.columns(['room_id', 'account_id']).doUpdateSet({ joined_at: now, left_at: null }).where('room_members.left_at', 'is not', null))
+      .execute(),
+  )
 }
 
 /**
  * The owner (or an operator) removes a member: the membership row goes, so they are back to a
  * non-member (not 'left'). To keep someone from posting into a venue's rooms, ban them on the venue.
  */
-export async function removeMember(ctx: ServiceContext, room: RoomRow, accountId: string): Promise<void> {
-  await ctx.db.deleteFrom('room_members').where('room_id', '=', room.id).where('account_id', '=', accountId).execute()
+export async function removeMember(ctx: ServiceContext, room: RoomRow, wallet: string): Promise<void> {
+  await ctx.db.transaction().execute(async (tx) => {
+    const accountId = await walletOwner(tx, wallet)
+    if (accountId) await tx.deleteFrom('room_members').where('room_id', '=', room.id).where('account_id', '=', accountId).execute()
+  })
 }

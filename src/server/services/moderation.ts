@@ -32,7 +32,7 @@
  * reach (post-access.ts: a private room's post is 404 to outsiders), and a venue acts on a private room's
  * post only when the room is its own: that post is never shown on another venue.
  */
-import { ensureAccount } from './accounts.ts'
+import { ensureAccount, walletOwner } from './accounts.ts'
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { MSG } from '../../contract/errors.ts'
 import type { AuditEntry, AuditPage, ModAction, ModActionResult, ModQueueItem, ModQueuePage, ModState } from '../../contract/types.ts'
@@ -130,9 +130,7 @@ async function closeItem(tx: Tx, ctx: ServiceContext, postId: string, scope: str
 
 /** The account of a wallet; a ban of a wallet never seen creates its account (so the ban holds at its first sign-in). */
 async function accountOfWallet(tx: Tx, ctx: ServiceContext, wallet: string, create: boolean): Promise<string | null> {
-  if (create) return ensureAccount(tx, wallet, ctx.now())
-  const w = await tx.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirst()
-  return w?.account_id ?? null
+  return create ? ensureAccount(tx, wallet, ctx.now()) : walletOwner(tx, wallet)
 }
 
 /** Runs one moderation action. The caller was authorised for the scope by `requireModerator`. */

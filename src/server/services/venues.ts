@@ -71,11 +71,12 @@ export async function issueKey(
       { param: 'venueId' },
     )
   }
-  const ownerAccount = input.owner ? await ctx.db.transaction().execute((tx) => ensureAccount(tx, input.owner!, ctx.now())) : caller.accountId
   const key = newVenueKey()
   const keyId = timeId('k_')
   const now = ctx.now()
   const claimed = await ctx.db.transaction().execute(async (tx) => {
+    // In the claim's transaction: a link of the owner's wallet waits for it (see `ensureAccount`).
+    const ownerAccount = input.owner ? await ensureAccount(tx, input.owner, now) : caller.accountId
     const ins = await tx
       .insertInto('venues')
       .values({ id: input.venueId, owner_account_id: ownerAccount, created_at: now, sponsorship_grant: true })
