@@ -17,6 +17,7 @@ import { isMarketId, isWallet } from '../contract/ids.ts'
 import type { Post, SessionInfo } from '../contract/types.ts'
 import { isTradeable, sideLabel } from '../core/markets.ts'
 import { ValidationError, VenuekitError } from '../sdk/errors.ts'
+import { marketId as checkMarketId } from '../sdk/validate.ts'
 import type { Ctx } from './ctx.ts'
 import type { MarketCache } from './reads.ts'
 
@@ -83,9 +84,9 @@ interface Open {
 
 const noAdapter = () => new VenuekitError('no-checkout', 'no checkout adapter: pass one to createVenuekit({ checkout }) or vk.setCheckout(adapter)')
 const checkTarget = (o: { marketId: string; side: number }) => {
-  if (!isMarketId(o?.marketId)) throw new ValidationError('marketId', 'must be a market id (0x and 64 hex characters)')
+  const id = checkMarketId(o?.marketId)
   if (!Number.isInteger(o.side) || o.side < 0) throw new ValidationError('side', 'must be an outcome index')
-  return { ...o, marketId: o.marketId.toLowerCase() }
+  return { ...o, marketId: id }
 }
 
 export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapter | null, createTake: (marketId: string, body: string) => Promise<Post>) {
@@ -178,8 +179,12 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
   /** The latest read of each prompt's held side (an older answer that comes after it is dropped). */
   const heldRead = new Map<string, number>()
   let reads = 0
-  /** Whether a prompt is drawn (read only then). */
-  let watched = false
+  /**
+   * The prompts drawn now, by the market they are limited to ('' for any market): a prompt is read (its
+   * market, its held side) only while one that would show it is drawn.
+   */
+  const watching = new Map<string, number>()
+  const wanted = (o: Open | null): o is Open => !!o && ((watching.get('') ?? 0) > 0 || (watching.get(o.marketId) ?? 0) > 0)
   const readHeld = (o: Open | null) => {
     const k = o && answerKey(o)
     if (!k || heldRead.has(k)) return
@@ -199,61 +204,76 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     const o: Open = { wallet: b.wallet.toLowerCase(), marketId: t.marketId, side: t.side }
     if ($answered.get()[answerKey(o)]) return false
     $open.setKey(o.wallet, `${o.marketId}|${o.side}`)
-    markets.ensure(o.marketId)
     // Open for the reader only while the buyer's account is signed in (otherwise kept for the buyer).
     const shown = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
     heldRead.delete(answerKey(o))
-    if (watched) readHeld(shown)
+    if (wanted(shown)) {
+      markets.ensure(shown.marketId)
+      readHeld(shown)
+    }
     return !!shown && answerKey(shown) === answerKey(o)
   }
 
-  const $prompt = computed([$open, $answered, markets.$markets, ctx.$session, $held], (open, answered, ms, session, held): TakePromptValue => {
-    const o = pendingFor(session, open, answered)
-    const m = o ? ms[o.marketId] : null
-    const h = o ? held[answerKey(o)] : null
-    return {
-      open: !!o,
-      wallet: o?.wallet ?? null,
-      marketId: o?.marketId ?? null,
-      side: o?.side ?? null,
-      outcomeLabel: m && o ? sideLabel(m.outcomes, o.side) : null,
-      marketTitle: m?.title ?? null,
-      otherSideLabel: m && o && h != null && h !== o.side ? sideLabel(m.outcomes, h) : null,
-      skip: () => {
-        // A stale value's skip never answers a prompt the current session does not see.
-        const now = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
-        if (o && now && answerKey(now) === answerKey(o)) answer(o)
-      },
-      post: async (body: string) => {
-        const asked = current(o)
-        const p = await createTake(asked.marketId, body)
-        answer(asked)
-        return p
-      },
-    }
-  })
-  onMount($prompt, () => {
-    // The market of the prompt the reader sees (again on every sign-in: the buyer's prompt comes back).
-    const read = () => {
-      const o = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
-      if (o) markets.ensure(o.marketId)
-      readHeld(o)
-    }
-    watched = true
-    read()
-    const off = ctx.$session.listen(read)
-    return () => {
-      watched = false
-      off()
-    }
-  })
+  /** The prompt drawn for `only` (a market id; '' for any market): open only while the pending prompt is about it. */
+  const promptFor = (only: string) =>
+    computed([$open, $answered, markets.$markets, ctx.$session, $held], (open, answered, ms, session, held): TakePromptValue => {
+      const pending = pendingFor(session, open, answered)
+      const o = pending && (!only || pending.marketId === only) ? pending : null
+      const m = o ? ms[o.marketId] : null
+      const h = o ? held[answerKey(o)] : null
+      return {
+        open: !!o,
+        wallet: o?.wallet ?? null,
+        marketId: o?.marketId ?? null,
+        side: o?.side ?? null,
+        outcomeLabel: m && o ? sideLabel(m.outcomes, o.side) : null,
+        marketTitle: m?.title ?? null,
+        otherSideLabel: m && o && h != null && h !== o.side ? sideLabel(m.outcomes, h) : null,
+        skip: () => {
+          // A stale value's skip never answers a prompt the current session does not see.
+          const now = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+          if (o && now && answerKey(now) === answerKey(o)) answer(o)
+        },
+        post: async (body: string) => {
+          const asked = current(o)
+          const p = await createTake(asked.marketId, body)
+          answer(asked)
+          return p
+        },
+      }
+    })
+
+  /** `vk.takePrompt(marketId?)`: one store per market filter, reading only what a drawn prompt shows. */
+  const takePrompt = (marketId?: string): ReadableAtom<TakePromptValue> => {
+    const only = marketId === undefined ? '' : checkMarketId(marketId)
+    return ctx.keep(`prompt:${only}`, () => {
+      const $p = promptFor(only)
+      onMount($p, () => {
+        // The market of the prompt the reader sees (again on every sign-in: the buyer's prompt comes back).
+        const read = () => {
+          const o = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+          if (!wanted(o)) return
+          markets.ensure(o.marketId)
+          readHeld(o)
+        }
+        watching.set(only, (watching.get(only) ?? 0) + 1)
+        read()
+        const off = ctx.$session.listen(read)
+        return () => {
+          watching.set(only, watching.get(only)! - 1)
+          off()
+        }
+      })
+      return $p
+    })
+  }
 
   return {
     $checkout: $checkout as ReadableAtom<CheckoutAdapter | null>,
     setCheckout: (a: CheckoutAdapter | null) => $checkout.set(a),
     checkout: (): ReadableAtom<CheckoutValue> => $checkoutValue,
     tail: (): ReadableAtom<TailValue> => $tail,
-    takePrompt: (): ReadableAtom<TakePromptValue> => $prompt,
+    takePrompt,
     buySettled,
   }
 }

@@ -8,6 +8,7 @@ import { atom, computed, type ReadableAtom } from 'nanostores'
 import type { ModActionResult, ModQueueItem, ModQueuePage, ModState } from '../contract/types.ts'
 import type { ModOptions } from '../sdk/client.ts'
 import { VenuekitError } from '../sdk/errors.ts'
+import { POST_READS } from './actions.ts'
 import { keyOf, statusOf, type Ctx } from './ctx.ts'
 import { paged } from './paged.ts'
 
@@ -97,7 +98,7 @@ export function moderation(ctx: Ctx) {
         try {
           const r = await fn()
           if ($s.get().who === who) $s.set({ ...$s.get(), pending: $s.get().pending - 1 })
-          ctx.revalidate('modq|', 'thread|', 'feed|', 'author|', 'counts|')
+          ctx.revalidate(...POST_READS)
           return r
         } catch (e) {
           if ($s.get().who === who) $s.set({ who, pending: $s.get().pending - 1, error: e })

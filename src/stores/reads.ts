@@ -88,6 +88,12 @@ export function createMarketCache(ctx: Ctx) {
 }
 export type MarketCache = ReturnType<typeof createMarketCache>
 
+/** A set read's key (`setQuery`): the read's name, then its ids. */
+const setKey = (name: string, ids: readonly string[]) => `${name}|${ids.join(',')}|`
+/** Whether a cached read's key is a take-count read that includes `marketId` (for `ctx.revalidate`). */
+export const countsInclude = (marketId: string) => (key: string) =>
+  key.startsWith('counts|') && key.slice('counts|'.length, -1).split(',').includes(marketId)
+
 export function reads(ctx: Ctx, marketCache: MarketCache) {
   const counts = tickBatcher<TakeCount>(async (ids) => (await ctx.client.takeCounts(ids)).counts)
   const verdictBatch = tickBatcher<Verdict | null>(async (ids) => (await ctx.client.verdicts(ids)).verdicts, LIMITS.takeCountIdsPerRequest)
@@ -96,7 +102,7 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
 
   /** A query over a set of ids, answered by a tick batcher (not per reader). */
   const setQuery = <V>(name: string, ids: string[], get: (ids: string[]) => Promise<Record<string, V>>, o: QueryOptions = {}) =>
-    ctx.query(`${name}|${ids.join(',')}|`, () => get(ids), { viewer: false, ...o })
+    ctx.query(setKey(name, ids), () => get(ids), { viewer: false, ...o })
 
   const takeCounts = (ids: readonly string[]): ReadableAtom<TakeCountsValue> => {
     const set = idsOf(ids, isMarketId)

@@ -283,8 +283,9 @@ describe('<vk-take-prompt> (§3.4)', () => {
       <vk-take-prompt id="any"></vk-take-prompt>
       <vk-take-prompt id="eth" market-id=${eth.id} outcome-label="Above"></vk-take-prompt>
       <vk-take-prompt id="btc" market-id=${btc.id}></vk-take-prompt>
+      <vk-take-prompt id="bad" market-id="not-a-market"></vk-take-prompt>
     </vk-platform-provider>`)
-    const [any, onEth, onBtc] = ['any', 'eth', 'btc'].map((id) => box.querySelector(`#${id}`) as VkTakePrompt)
+    const [any, onEth, onBtc, onBad] = ['any', 'eth', 'btc', 'bad'].map((id) => box.querySelector(`#${id}`) as VkTakePrompt)
     vk.buySettled({ wallet: w.wallet, marketId: btc.id, side: 0 })
     await until(() => isOpen(any) && deep(any, '[part="market"]') && isOpen(onBtc), 'open, with its market')
     expect(title(any)).to.equal('Why Yes?')
@@ -294,6 +295,8 @@ describe('<vk-take-prompt> (§3.4)', () => {
     expect(region.getAttribute('aria-labelledby')).to.equal('title market')
     // The ETH page's prompt does not ask about Bitcoin (the question stays pending for its own market).
     expect(isOpen(onEth)).to.equal(false)
+    // A malformed market-id shows no prompt (and the page goes on).
+    expect(isOpen(onBad)).to.equal(false)
     expect(marketLine(onBtc)).to.equal('About: Will Bitcoin trade above $150,000 by Friday?')
     await expect(any).to.be.accessible()
     deep<HTMLButtonElement>(any, '[part="skip"]')!.click()

@@ -379,4 +379,36 @@ describe('take prompt (§3.4)', () => {
     const v = p.get()
     assert.deepEqual([v.open, v.wallet, v.marketId, v.side], [true, buyer.wallet, m.id, 0], 'the buyer is asked again: it was not answered')
   })
+
+  it('§3.4 a prompt drawn for one market (takePrompt(marketId)) is closed for a prompt about another, and reads nothing about it: neither its market nor the side a take would show', async (t) => {
+    const asked: string[] = []
+    const watching = (async (input: string | URL | Request, init?: RequestInit) => {
+      asked.push(String(input instanceof Request ? input.url : input))
+      return fetch(input, init)
+    }) as typeof fetch
+    const vk = page(env, { fetch: watching })
+    t.after(() => vk.dispose())
+    const [bought, shown] = [await env.h.addMarket(), await env.h.addMarket()]
+    const w = await signInOn(vk, env)
+    vk.buySettled({ wallet: w.address, marketId: bought.id, side: 1 })
+    const aboutBought = () => asked.filter((u) => u.toLowerCase().includes(bought.id))
+    // A market page for another market: its prompt stays closed and nothing is read about the bought market.
+    const other = vk.takePrompt(shown.id)
+    t.after(mount(other))
+    assert.equal(other.get().open, false)
+    await new Promise((r) => setTimeout(r, 100))
+    assert.deepEqual(aboutBought(), [])
+    assert.equal(vk.takePrompt(shown.id.toUpperCase().replace('0X', '0x')), other, 'one store per market, in any casing')
+    assert.throws(() => vk.takePrompt('not-a-market'), (e: unknown) => e instanceof VenuekitError && e.code === 'validation' && /market id/.test(e.message))
+    // The bought market's page: open, and now its market and the held side are read.
+    const own = vk.takePrompt(bought.id)
+    t.after(mount(own))
+    await until(own, (v) => v.open && v.outcomeLabel === 'No' && v.marketId === bought.id)
+    for (let i = 0; !aboutBought().some((u) => u.includes('/v1/me/stance/')); i++) {
+      assert.ok(i < 200, 'the held side was read')
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    assert.equal(other.get().open, false)
+    assert.equal(vk.takePrompt().get().marketId, bought.id, 'the page\'s prompt for any market shows it')
+  })
 })

@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit'
+import { isMarketId } from '../../contract/ids.ts'
 import { hasVisibleText } from '../../contract/limits.ts'
 import type { TakePromptValue } from '../../stores/index.ts'
 import { failureText } from '../shared/failures.ts'
@@ -80,7 +81,8 @@ export class VkTakePrompt extends VkElement {
 
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'room')
-  private readonly prompt = new StoreBinding(this, () => this.vk.value?.takePrompt())
+  /** With `market-id`, the store of that market's prompt (a malformed id shows none): nothing else is read. */
+  private readonly prompt = new StoreBinding(this, () => (this.marketId && !isMarketId(this.marketId) ? null : this.vk.value?.takePrompt(this.marketId || undefined)))
   private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
   /** The wallet, market and side the field's text belongs to. */
   private askedFor = ''
@@ -101,12 +103,10 @@ export class VkTakePrompt extends VkElement {
     this.failure = null
   }
 
-  /** The prompt shown here: open for the signed-in buyer, and about this element's market when it has one. */
+  /** The prompt shown here: open for the signed-in buyer, and about this element's market when it has one (the store's filter). */
   private shown(): TakePromptValue | null {
     const p = this.prompt.value
-    if (!p?.open) return null
-    if (this.marketId && this.marketId.toLowerCase() !== p.marketId) return null
-    return p
+    return p?.open ? p : null
   }
 
   private question(p: TakePromptValue): string {
