@@ -25,5 +25,5 @@ export function effectiveMode(prefs: readonly PreferenceRow[] | null | undefined
   if (exact) return exact.mode
   const any = rows.find((r) => r.channel === channel && r.kind === '*')
   if (any) return any.mode
-  return CHANNEL_DEFAULT_MODE[channel] ?? 'off'
+  return Object.hasOwn(CHANNEL_DEFAULT_MODE, channel) ? CHANNEL_DEFAULT_MODE[channel] : 'off'
 }

@@ -19,7 +19,7 @@ export const PREPARE_ERROR_CLASS = {
 
 export type PrepareErrorReason = keyof typeof PREPARE_ERROR_CLASS
 
-/** Class of a reason; an unlisted reason is treated as `unknown` (ours, retryable). */
+/** Class of a reason; an unlisted reason (also one named like an object's own member, 'toString') is `unknown` (ours, retryable). */
 export function prepareErrorClass(reason: string): { retryable: boolean; ours: boolean } {
-  return (PREPARE_ERROR_CLASS as Record<string, { retryable: boolean; ours: boolean }>)[reason] ?? PREPARE_ERROR_CLASS.unknown
+  return Object.hasOwn(PREPARE_ERROR_CLASS, reason) ? PREPARE_ERROR_CLASS[reason as PrepareErrorReason] : PREPARE_ERROR_CLASS.unknown
 }

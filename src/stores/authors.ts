@@ -7,6 +7,7 @@ import { computed, type ReadableAtom } from 'nanostores'
 import type { AuthorPostsResult, Labels, MarketResult, Post, Titles } from '../contract/types.ts'
 import type { Ctx } from './ctx.ts'
 import { paged } from './paged.ts'
+import type { MarketCache } from './reads.ts'
 import { concatPosts, type PostOverlay } from './posts.ts'
 
 export interface AuthorListValue {
@@ -32,11 +33,17 @@ export interface AuthorTakesValue extends AuthorListValue {
   defaultTab: 'takes' | 'discussion' | null
 }
 
-export function authors(ctx: Ctx, overlay: PostOverlay) {
+export function authors(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
   return (wallet: string): ReadableAtom<AuthorTakesValue> => {
     const w = String(wallet).toLowerCase()
     return ctx.keep(`author:${w}`, () => {
-      const list = (takes: boolean) => paged<AuthorPostsResult>(ctx, `author|${w}|${takes}|`, (cursor) => ctx.client.postsByAuthor(w, { takes, cursor }))
+      const list = (takes: boolean) =>
+        paged<AuthorPostsResult>(ctx, `author|${w}|${takes}|`, async (cursor) => {
+          const page = await ctx.client.postsByAuthor(w, { takes, cursor })
+          // The page's copy of a market that has ended since it was read follows `results` (§3.2).
+          markets.settle(page.results)
+          return page
+        })
       const t = list(true)
       const d = list(false)
       return computed([t.first, t.$more, d.first, d.$more, overlay.$agreed], (tf, tm, df, dm, agreed): AuthorTakesValue => {

@@ -10,7 +10,7 @@ import type { SubjectType } from '../contract/ids.ts'
 import type { Labels, Post, ThreadPage, Titles } from '../contract/types.ts'
 import { keyOf, loaded, type Ctx, type Loaded } from './ctx.ts'
 import type { PostOverlay } from './posts.ts'
-import { countsInclude } from './reads.ts'
+import { setReadOf } from './reads.ts'
 
 export interface CommentsOptions {
   includeReplies?: boolean
@@ -192,7 +192,7 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
                 // A market's thread changed: its take counts may have (§2.6), on this page too.
                 if (subjectType == 'event') {
                   ctx.client.takeCounts.clear()
-                  ctx.revalidate(countsInclude(ref))
+                  ctx.revalidate(setReadOf('counts', ref))
                 }
               },
               { room },

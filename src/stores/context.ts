@@ -115,7 +115,7 @@ export function createVenuekit(o: VenuekitOptions = {}) {
     ...feeds(ctx, overlay, marketCache),
     postActions: actions.postActions,
     ...rooms(ctx),
-    authorTakes: authors(ctx, overlay),
+    authorTakes: authors(ctx, overlay, marketCache),
     // The readers' script bundle is built without the moderation stores (vite.config.ts); the operator's
     // script attaches them to the page's context when its element first needs them (`withModeration`).
     ...((typeof __VENUEKIT_MODERATION__ == 'boolean' && !__VENUEKIT_MODERATION__ ? {} : moderation(ctx)) as ReturnType<typeof moderation>),

@@ -79,8 +79,18 @@ type FeedArgs = FeedOptions & { scope?: FeedScope }
  * The paged feed read of one set of arguments; its first page is shared by `vk.feed` and `vk.roomFeed`.
  * Scope `following` is read only when signed in (§4.1 rule 4), and again at every sign-in.
  */
-const pagedFeed = (ctx: Ctx, args: FeedArgs) =>
-  paged(ctx, `feed|${keyOf({ ...args })}`, (cursor) => ctx.client.postFeed({ ...args, cursor }), args.scope === 'following' ? { signedIn: true } : undefined)
+const pagedFeed = (ctx: Ctx, markets: MarketCache, args: FeedArgs) =>
+  paged(
+    ctx,
+    `feed|${keyOf({ ...args })}`,
+    async (cursor) => {
+      const page = await ctx.client.postFeed({ ...args, cursor })
+      // A settlement on the page says how its market ended: the page's copy of that market follows (§3.2).
+      markets.settle(Object.fromEntries(page.settlements.map((s) => [s.marketId, s.result])))
+      return page
+    },
+    args.scope === 'following' ? { signedIn: true } : undefined,
+  )
 
 /**
  * The signals of the loaded pages, in order. A quiet row a page places after its last post (`before: null`)
@@ -133,7 +143,7 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
     }
     const args: FeedArgs = { ...o, scope, subjectType, subjectRef: subjectRefOf(subjectType, subjectRef) }
     return ctx.keep(`feed:${keyOf({ ...args })}`, () => {
-      const p = pagedFeed(ctx, args)
+      const p = pagedFeed(ctx, markets, args)
       return computed([p.first, p.$more, overlay.$agreed, ctx.$session], (f, m, agreed, session): FeedValue => ({
         ...feedValue(p.pagesOf(f, m), overlay, agreed, o.sort ?? 'live'),
         ...p.status(f, m),
@@ -172,7 +182,7 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
       ? { room: target, sort, limit: o.limit }
       : { scope: 'subject', subjectType: target.subjectType, subjectRef: subjectRefOf(target.subjectType, target.subjectRef), sort, limit: o.limit }
     return ctx.keep(`roomfeed:${keyOf({ ...args, marketLimit: o.marketLimit })}`, () => {
-      const p = pagedFeed(ctx, args)
+      const p = pagedFeed(ctx, markets, args)
       const fy = forYouQuery(isRoom ? { room: target, limit: o.marketLimit } : { subjectType: args.subjectType, subjectRef: args.subjectRef as string, limit: o.marketLimit })
       const ms = isRoom ? membershipQuery(ctx, target) : null
       const noRoom = atom<FetcherValue<Loaded<Membership>>>({ loading: false })

@@ -82,17 +82,26 @@ export function identity(ctx: Ctx) {
     const ref = subjectType === 'event' ? String(subjectRef).toLowerCase() : subjectRef
     return ctx.keep(`follow:${subjectType}:${ref}`, () => {
       const q = ctx.query(`follow|${subjectType}|${ref}|`, () => ctx.client.followState(subjectType, ref))
-      const $w = atom({ pending: 0, error: null as unknown })
+      // The write state belongs to the reader who wrote: another reader sees none of it (§4.5 rule 3).
+      const $w = atom({ who: null as string | null, pending: 0, error: null as unknown })
       const write = async (fn: () => Promise<FollowState>) => {
-        $w.set({ pending: $w.get().pending + 1, error: null })
+        const who = ctx.$viewer.get()
+        const w = $w.get()
+        $w.set({ who, pending: (w.who === who ? w.pending : 0) + 1, error: null })
+        /** Settles this write's share of the state, unless another reader has written since. */
+        const settle = (error: unknown) => {
+          const now = $w.get()
+          if (now.who === who) $w.set({ who, pending: now.pending - 1, error: error ?? now.error })
+        }
         try {
           const r = await fn()
-          q.mutate({ ...loaded(Date.now(), r), who: ctx.$viewer.get() })
-          $w.set({ ...$w.get(), pending: $w.get().pending - 1 })
+          // An answer that comes after a login or logout is the previous reader's: never shown as the new one's.
+          if (ctx.$viewer.get() === who) q.mutate({ ...loaded(Date.now(), r), who })
+          settle(null)
           ctx.revalidate('follow|', 'foryou|')
           return r
         } catch (e) {
-          $w.set({ pending: $w.get().pending - 1, error: e })
+          settle(e)
           throw e
         }
       }
@@ -103,15 +112,18 @@ export function identity(ctx: Ctx) {
           : Promise.reject(new VenuekitError('stale-follow', 'the reader changed (login or logout) since this follow state was read; read it again'))
       const on = () => ctx.client.follow(subjectType, ref)
       const off = () => ctx.client.unfollow(subjectType, ref)
-      return computed([q, $w, $refreshKey, ctx.$viewer], (f, w, refreshKey, who): FollowValue => ({
-        following: f.error ? null : (forViewer(f.data, who)?.following ?? null),
-        loading: !!f.loading && !f.data,
-        pending: w.pending > 0,
-        error: w.error ?? f.error ?? null,
-        refreshKey,
-        follow: latched(refreshKey, on),
-        unfollow: latched(refreshKey, off),
-      }))
+      return computed([q, $w, $refreshKey, ctx.$viewer], (f, w0, refreshKey, who): FollowValue => {
+        const w = w0.who === who ? w0 : { pending: 0, error: null }
+        return {
+          following: f.error ? null : (forViewer(f.data, who)?.following ?? null),
+          loading: !!f.loading && !f.data,
+          pending: w.pending > 0,
+          error: w.error ?? f.error ?? null,
+          refreshKey,
+          follow: latched(refreshKey, on),
+          unfollow: latched(refreshKey, off),
+        }
+      })
     })
   }
 

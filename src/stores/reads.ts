@@ -5,7 +5,7 @@
  */
 import { computed, map, type ReadableAtom } from 'nanostores'
 import { LIMITS } from '../contract/limits.ts'
-import type { BoardEntry, LeaderboardResult, Market, NodeRef, SettledRecord, TakeCount, Verdict } from '../contract/types.ts'
+import type { BoardEntry, LeaderboardResult, Market, MarketResult, NodeRef, SettledRecord, TakeCount, Verdict } from '../contract/types.ts'
 import { isMarketId, isWallet } from '../contract/ids.ts'
 import { ValidationError } from '../sdk/errors.ts'
 import { tickBatcher } from './batch.ts'
@@ -62,6 +62,12 @@ export interface LeaderboardValue {
   loadMore(): Promise<void>
 }
 
+/** A set read's key (`setQuery`): the read's name, then its ids. */
+const setKey = (name: string, ids: readonly string[]) => `${name}|${ids.join(',')}|`
+/** Whether a cached read's key is the set read `name` over ids that include `id` (for `ctx.revalidate`). */
+export const setReadOf = (name: 'counts' | 'markets', id: string) => (key: string) =>
+  key.startsWith(`${name}|`) && key.slice(name.length + 1, -1).split(',').includes(id)
+
 /** Markets known to the page (from market reads and For-you rails); null: asked for and unknown. */
 export function createMarketCache(ctx: Ctx) {
   const $markets = map<Record<string, Market | null>>({})
@@ -84,15 +90,23 @@ export function createMarketCache(ctx: Ctx) {
       () => {},
     )
   }
-  return { $markets, put, batch, ensure }
+  /**
+   * How markets ended, as another read reports it (an author's `results`, §2.4; a feed's settlements): a
+   * market the page holds as ended otherwise (or not at all) is read again, so a take's receipt moves from
+   * open to right, wrong or void where it is drawn (§3.2) without a reload.
+   */
+  const settle = (results: Record<string, MarketResult>) => {
+    const stale = Object.keys(results)
+      .map((id) => id.toLowerCase())
+      .filter((id) => {
+        const m = $markets.get()[id]
+        return m && JSON.stringify(m.result) !== JSON.stringify(results[id])
+      })
+    if (stale.length) ctx.revalidate(...stale.map((id) => setReadOf('markets', id)))
+  }
+  return { $markets, put, batch, ensure, settle }
 }
 export type MarketCache = ReturnType<typeof createMarketCache>
-
-/** A set read's key (`setQuery`): the read's name, then its ids. */
-const setKey = (name: string, ids: readonly string[]) => `${name}|${ids.join(',')}|`
-/** Whether a cached read's key is a take-count read that includes `marketId` (for `ctx.revalidate`). */
-export const countsInclude = (marketId: string) => (key: string) =>
-  key.startsWith('counts|') && key.slice('counts|'.length, -1).split(',').includes(marketId)
 
 export function reads(ctx: Ctx, marketCache: MarketCache) {
   const counts = tickBatcher<TakeCount>(async (ids) => (await ctx.client.takeCounts(ids)).counts)

@@ -48,13 +48,16 @@ export function rooms(ctx: Ctx) {
       const write = async <T>(fn: () => Promise<T>, done: (r: T) => boolean) => {
         const key = ctx.$viewer.get()
         $w.set({ key, pending: true, refused: false, error: null })
+        // Settles this write's state, unless another reader has written since.
+        const settle = (refused: boolean, error: unknown) => $w.get().key === key && $w.set({ key, pending: false, refused, error })
         try {
           const r = await fn()
-          $w.set({ key, pending: false, refused: done(r), error: null })
+          // An answer that comes after a login or logout is the previous reader's: it changes nothing shown.
+          settle(ctx.$viewer.get() === key && done(r), null)
           ctx.revalidate('membership|', 'feed|')
           return r
         } catch (e) {
-          $w.set({ key, pending: false, refused: false, error: e })
+          settle(false, e)
           throw e
         }
       }

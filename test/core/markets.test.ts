@@ -43,6 +43,9 @@ describe('core helpers', () => {
     assert.deepEqual(PREPARE_ERROR_CLASS['daily-cap-user'], { retryable: false, ours: false })
     assert.deepEqual(PREPARE_ERROR_CLASS['daily-cap-venue'], { retryable: false, ours: false })
     assert.deepEqual(prepareErrorClass('never-heard-of-it'), { retryable: true, ours: true })
+    for (const inherited of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+      assert.deepEqual(prepareErrorClass(inherited), { retryable: true, ours: true }, `'${inherited}' is an unknown reason`)
+    }
     for (const [k, v] of Object.entries(PREPARE_ERROR_CLASS)) assert.equal(typeof v.retryable, 'boolean', k)
   })
 
@@ -54,6 +57,8 @@ describe('core helpers', () => {
     assert.equal(effectiveMode([{ channel: 'inApp', kind: '*', mode: 'off' }], 'inApp', 'reply'), 'off')
     assert.equal(effectiveMode([{ channel: 'inApp', kind: '*', mode: 'off' }, { channel: 'inApp', kind: 'reply', mode: 'digest' }], 'inApp', 'reply'), 'digest')
     assert.equal(CHANNEL_DEFAULT_MODE.inApp, 'realtime')
+    // A channel outside the list (a caller without types) is off, even one named like an object's member.
+    for (const ch of ['toString', '__proto__', 'sms']) assert.equal(effectiveMode([], ch as never, 'reply'), 'off', ch)
   })
 })
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { createClient } from '../../src/sdk/index.ts'
 import { createVenuekit, getVenuekit, VenuekitError } from '../../src/stores/index.ts'
 import { freshRef } from '../sdk/harness.ts'
-import { mount, page, signInOn, startEnv, tick, until, WS, type Env } from './helpers.ts'
+import { mount, page, signInOn, spyFetch, startEnv, tick, until, WS, type Env } from './helpers.ts'
 
 let env: Env
 before(async () => {
@@ -104,6 +104,45 @@ describe('identity (§2.12)', () => {
     await again.auth.signIn(alice)
     assert.equal((await again.followState('category', ref)).following, true)
     off()
+  })
+
+  it('§4.5 rule 3 (a reader change): a Follow answered after a logout and another login is the previous reader\'s; the new reader never sees it, nor its pending state or failure', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const ref = freshRef('folrace')
+    const s = vk.follow('category', ref)
+    t.after(mount(s))
+    await signInOn(vk, env)
+    let v = await until(s, (v) => v.following === false)
+    const isFollow = (u: URL, method: string) => method !== 'GET' && u.pathname.startsWith('/v1/social/follows/')
+    // Alice's Follow reaches the service; its answer is held while Bob signs in on the page.
+    spy.hold(isFollow)
+    const alices = v.follow()
+    await until(s, (v) => v.pending)
+    await vk.signOut()
+    await signInOn(vk, env)
+    v = await until(s, (v) => v.following === false, 5000, "Bob's own answer")
+    assert.equal(v.pending, false, "Alice's write is not Bob's")
+    spy.release()
+    assert.equal((await alices).following, true)
+    await tick(100)
+    v = s.get()
+    assert.deepEqual([v.following, v.pending, v.error], [false, false, null], 'Bob still does not follow')
+    // Alice's failed Follow, failing after the reader changed, is not shown as Bob's failure.
+    await vk.signOut()
+    await signInOn(vk, env)
+    v = await until(s, (v) => v.following === false)
+    spy.fail(isFollow)
+    spy.hold(isFollow)
+    const failing = v.follow()
+    await vk.signOut()
+    await signInOn(vk, env)
+    await until(s, (v) => v.following === false)
+    spy.release()
+    await assert.rejects(failing)
+    await tick(50)
+    assert.deepEqual([s.get().error, s.get().pending], [null, false])
   })
 
   it('me: null signed out with no request, the account once signed in', async (t) => {

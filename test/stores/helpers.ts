@@ -28,13 +28,18 @@ export async function startEnv(): Promise<Env> {
 export function spyFetch() {
   const calls: { method: string; url: URL; body: unknown }[] = []
   let failing: ((u: URL, method: string) => boolean) | null = null
+  let holding: ((u: URL, method: string) => boolean) | null = null
+  let held = Promise.resolve()
+  let letGo = () => {}
   const f = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input))
     const method = init?.method ?? 'GET'
     calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined })
-    if (failing?.(url, method))
-      return new Response(JSON.stringify({ error: { code: 'internal', message: 'injected failure' } }), { status: 500, headers: { 'content-type': 'application/json' } })
-    return fetch(input, init)
+    const r = failing?.(url, method)
+      ? new Response(JSON.stringify({ error: { code: 'internal', message: 'injected failure' } }), { status: 500, headers: { 'content-type': 'application/json' } })
+      : await fetch(input, init)
+    if (holding?.(url, method)) await held
+    return r
   }) as typeof fetch
   return {
     fetch: f,
@@ -43,6 +48,15 @@ export function spyFetch() {
     to: (path: string, method?: string) => calls.filter((c) => c.url.pathname.startsWith(path) && (!method || c.method === method)),
     fail(pred: ((u: URL, method: string) => boolean) | null) {
       failing = pred
+    },
+    /** Holds the answers to matching requests (the service has already answered) until `release()`. */
+    hold(pred: (u: URL, method: string) => boolean) {
+      holding = pred
+      held = new Promise((r) => (letGo = r))
+    },
+    release() {
+      holding = null
+      letGo()
     },
     reset: () => void calls.splice(0),
   }

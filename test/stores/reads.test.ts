@@ -130,6 +130,35 @@ describe('profiles, records, verdicts, markets', () => {
     offs.forEach((off) => off())
   })
 
+  it('§3.2 "open → market resolution recorded on chain → right / wrong": a market the page holds as open follows an author\'s `results` (§2.4) and a feed page\'s settlements, so a receipt drawn before the resolution moves without a reload', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const node = { type: 'category' as const, ref: freshRef('settle') }
+    const [byAuthor, byFeed] = [await env.h.addMarket({ nodes: [node], facet: node }), await env.h.addMarket({ nodes: [node], facet: node })]
+    // One author's take on each market: the first author's profile names only the first market.
+    const [author, other] = [await env.h.signedIn(), await env.h.signedIn()]
+    for (const [who, m] of [[author, byAuthor], [other, byFeed]] as const) {
+      await env.h.setPosition(who.w.wallet, m.id, 0, '1000')
+      await who.createPost('event', m.id, 'it will')
+    }
+    const held = [vk.market(byAuthor.id), vk.market(byFeed.id)]
+    const offs = held.map(mount)
+    t.after(() => offs.forEach((off) => off()))
+    for (const s of held) await until(s, (v) => !!v.market && v.market.result === null, 5000, 'open')
+    await env.h.resolve(byAuthor.id, 0)
+    await env.h.resolve(byFeed.id, 1)
+    // The page's copies still say open: nothing read them again.
+    await tick(50)
+    assert.deepEqual(held.map((s) => s.get().market!.result), [null, null])
+    // The author's profile is read: its results name the first market as ended.
+    offs.push(mount(vk.authorTakes(author.w.wallet)))
+    await until(held[0], (v) => JSON.stringify(v.market?.result) === JSON.stringify({ winner: 0 }), 5000, 'the first market settled')
+    assert.equal(held[1].get().market!.result, null, 'a market the read did not name is not read again')
+    // A feed page of the node carries the second market's settlement.
+    offs.push(mount(vk.feed('subject', { subjectType: 'category', subjectRef: node.ref })))
+    await until(held[1], (v) => JSON.stringify(v.market?.result) === JSON.stringify({ winner: 1 }), 5000, 'the second market settled')
+  })
+
   it('verdicts: undefined while loading, null when nobody held the market, a tally once settled', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { MSG } from '../../src/contract/errors.ts'
 import { HttpError } from '../../src/sdk/errors.ts'
 import { freshRef } from '../sdk/harness.ts'
-import { mount, page, signInOn, spyFetch, startEnv, until, type Env } from './helpers.ts'
+import { mount, page, signInOn, spyFetch, startEnv, tick, until, type Env } from './helpers.ts'
 
 let env: Env
 before(async () => {
@@ -36,6 +36,30 @@ describe('roomMembership (§2.8, §3.3)', () => {
     await v.leave()
     await until(s, (v) => v.member === false && v.left)
     off()
+  })
+
+  it('§4.5 rule 3 (a reader change): a Leave answered after a logout and another login is the previous member\'s; the new reader is never shown as having left', async (t) => {
+    const spy = spyFetch()
+    const venue = await env.h.venue()
+    const vk = page(env, { fetch: spy.fetch, config: { apiKey: venue.key } })
+    t.after(() => vk.dispose())
+    const s = vk.roomMembership()
+    t.after(mount(s))
+    await signInOn(vk, env)
+    let v = await until(s, (v) => v.member === false)
+    await v.join()
+    v = await until(s, (v) => v.member === true)
+    spy.hold((u, method) => method === 'POST' && u.pathname.endsWith('/leave'))
+    const leaving = v.leave()
+    await vk.signOut()
+    await signInOn(vk, env)
+    await until(s, (v) => v.member === false, 5000, "the new reader's own membership")
+    spy.release()
+    assert.equal((await leaving).left, true, 'the first reader left')
+    assert.equal(s.get().left, false, 'not even for a moment')
+    await tick(100)
+    v = s.get()
+    assert.deepEqual([v.member, v.left, v.pending, v.refused, v.error], [false, false, false, false, null], 'the new reader never joined, so never left')
   })
 
   it('§2.8 "Null means unknown and also means the read failed": member is null on a failed read, the failure in readError (injected failing fetch)', async (t) => {
