@@ -230,7 +230,10 @@ export function createClient(config: ClientConfig) {
     block: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('POST', PATHS.blocks, { wallet: v.wallet(wallet) }, false, o.signal),
     unblock: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('DELETE', PATHS.block(v.wallet(wallet)), undefined, false, o.signal),
 
-    /** Rooms; `room` defaults to `'self'`, the room of the venue whose key the client carries. */
+    /**
+     * Rooms; `room` defaults to `'self'`: the room of the venue whose key the client carries (a join or leave
+     * without a key: the venue the session signed in for).
+     */
     rooms: {
       membership: async (room = 'self', o: ReadOptions = {}) => read<Membership>(PATHS.roomMembership(v.room(room)), o),
       board: async (room = 'self', o: PageOptions = {}) => read<Board>(PATHS.roomBoard(v.room(room)), o),

@@ -92,20 +92,37 @@ describe('rooms: creation and reads', () => {
     }
   })
 
-  it('§4.1 rule 7 / §5.6 "room=self ... needs a venue key": refused with a clear error without one, the key\'s venue room with one', async () => {
+  it('§4.1 rule 7 / §5.6 "room=self on a read needs a venue key": refused with a clear error without one, the key\'s venue room with one', async () => {
     const v = await claimVenue(svc)
     const u = await signIn(svc, undefined, v.venueId)
     for (const path of ['/v1/rooms/self', '/v1/rooms/self/membership', '/v1/rooms/self/board']) {
       const r = await call(svc, 'GET', path, { token: u.token })
       expectError(r, 401, 'venue-key-required', /venue key/)
     }
-    expectError(await join('self', u), 401, 'venue-key-required')
     const keyed = await membership('self', u, v.key)
     assert.equal(keyed.status, 200)
     assert.equal(keyed.body.room.id, v.selfRoomId)
     assert.deepEqual(keyed.body.room.subject, { type: 'brand', ref: v.venueId })
     const t = await call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=x&room=self`, { token: u.token })
     expectError(t, 401, 'venue-key-required')
+  })
+
+  it('§5.6 "Join and leave work only for the session\'s own venue\'s room" with §5.4 (keyless): a write to room=self without a key names the venue the session signed in for; a session that named none is refused', async () => {
+    const v = await claimVenue(svc)
+    const u = await signIn(svc, undefined, v.venueId)
+    const joined = await join('self', u)
+    assert.equal(joined.status, 200, JSON.stringify(joined.body))
+    assert.deepEqual([joined.body.member, joined.body.refused], [true, false])
+    assert.equal((await membership(v.selfRoomId, u)).body.member, true)
+    assert.equal((await call(svc, 'POST', '/v1/rooms/self/leave', { token: u.token })).status, 200)
+    assert.deepEqual(((m) => [m.member, m.left])((await membership(v.selfRoomId, u)).body), [false, true])
+    const nowhere = await signIn(svc)
+    expectError(await join('self', nowhere), 401, 'venue-key-required', /venue key/)
+    // A key speaks for its own venue (§5.3): with one, `self` is the key's venue's room.
+    const other = await claimVenue(svc)
+    assert.equal((await join('self', u, other.key)).status, 200)
+    assert.equal((await membership(other.selfRoomId, u)).body.member, true)
+    assert.equal((await membership(v.selfRoomId, u)).body.member, false)
   })
 })
 
@@ -318,7 +335,7 @@ describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', ()
       await svc.ctx.db.insertInto('follows').values({ account_id: account, subject_type: type, subject_ref: ref }).execute()
     }
     expectError(await post(svc, u, { room: orgRoom }), 403, 'room-join-required', MSG.JOIN_TO_POST)
-    expectError(await post(svc, u, { room: 'self' }), 401, 'venue-key-required')
+    expectError(await post(svc, u, { room: 'self' }), 403, 'room-join-required', MSG.JOIN_TO_POST)
     const self = await call(svc, 'POST', '/v1/social/posts', { token: u.token, key: v.key, body: { subjectType: 'topic', subjectRef: 'x', body: 'hi', room: 'self' } })
     expectError(self, 403, 'room-join-required', MSG.JOIN_TO_POST)
     await join(orgRoom, u)

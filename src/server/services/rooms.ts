@@ -22,13 +22,16 @@ const noRoom = () => new ApiError(404, 'room-not-found', 'no room with this id')
 
 /**
  * Finds a room without the privacy check (callers that answer outsiders of a private room decide).
- * `self` needs a venue key (§4.1 rule 7, §5.6) and names that venue's room.
+ * `self` names the room of the request's venue. A read's venue comes only from a venue key (§4.1 rule 7,
+ * §5.6 "room=self on a read needs a venue key"); a write's is its key's, else the venue the session
+ * claimed at sign-in (§5.4 keyless, §5.6 "Join and leave work only for the session's own venue's room").
  */
 export async function findRoom(ctx: ServiceContext, roomParam: string, venue: RequestVenue): Promise<RoomRow> {
   let row: RoomRow | undefined
   if (roomParam === 'self') {
     if (venue.refusedKey) throw venue.refusedKey
-    if (!venue.keyed || !venue.venueId) throw new ApiError(401, 'venue-key-required', 'room=self needs a venue key (X-Venue-Key) naming the venue whose room it is')
+    if (!venue.venueId)
+      throw new ApiError(401, 'venue-key-required', 'room=self needs a venue key (X-Venue-Key) naming the venue whose room it is; a write may instead come from a session signed in for that venue')
     row = await ctx.db.selectFrom('rooms').select(ROOM_COLUMNS).where('venue_id', '=', venue.venueId).where('is_self', '=', true).executeTakeFirst()
   } else {
     row = await ctx.db.selectFrom('rooms').select(ROOM_COLUMNS).where('id', '=', roomParam).executeTakeFirst()
