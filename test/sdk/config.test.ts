@@ -84,6 +84,14 @@ describe('client configuration', () => {
     assert.match(warnings[0], /apiKey: null/)
   })
 
+  it('§8 "venueId: 6 to 64 characters, lowercase alphanumeric with hyphens": createClient refuses anything else with a ValidationError naming venueId, before any request', () => {
+    const base = { baseUrl: 'http://127.0.0.1:9', apiKey: null }
+    for (const bad of ['abc12', 'a'.repeat(65), 'Venue-one', 'venue_one', 'venue one', '------']) {
+      assert.throws(() => createClient({ ...base, venueId: bad }), (e: unknown) => e instanceof ValidationError && e.argument === 'venueId', bad)
+    }
+    for (const ok of ['abc123', 'z'.repeat(64), 'harbor-markets']) assert.doesNotThrow(() => createClient({ ...base, venueId: ok }), ok)
+  })
+
   it('§6.2 "Plain HTTP reads do not need a socket": creating a client and reading opens none', async () => {
     let sockets = 0
     class CountingSocket {

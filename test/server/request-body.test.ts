@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import { LIMITS } from '../../src/contract/limits.ts'
 import { PATHS } from '../../src/contract/paths.ts'
+import { createApp } from '../../src/server/app.ts'
 import { addMarket, call, expectError, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 
 let svc: TestService
@@ -70,6 +71,40 @@ describe('request bodies (Node)', () => {
     const r = await chunked(PATHS.posts, [new TextEncoder().encode('{"subjectType":'), new TextEncoder().encode('"event"')], user.token)
     assert.equal(r.status, 400)
     assert.equal(r.body.error.code, 'invalid-json')
+  })
+})
+
+describe('request bodies (web runtimes: Deno, app.request)', () => {
+  const web = () => createApp(svc.ctx)
+  const send = (body: BodyInit) =>
+    web().request(PATHS.posts, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` }, body })
+
+  it('the byte limit counts bytes, not characters: a body of three-byte characters under the limit in characters but over it in bytes is 413, and nothing is written', async () => {
+    const m = await addMarket(svc)
+    const body = JSON.stringify({ subjectType: 'event', subjectRef: m.id, body: '上'.repeat(Math.ceil(LIMITS.bodyMaxBytes / 2)) })
+    assert.ok(body.length < LIMITS.bodyMaxBytes * 0.6 && new TextEncoder().encode(body).length > LIMITS.bodyMaxBytes)
+    const r = await send(body)
+    assert.equal(r.status, 413)
+    assert.equal(((await r.json()) as any).error.code, 'payload-too-large')
+    assert.equal((await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)).body.posts.length, 0)
+  })
+
+  it('a streamed body is read no further than the limit, and one under it arrives whole', async () => {
+    const m = await addMarket(svc)
+    let pulled = 0
+    const endless = new ReadableStream<Uint8Array>({
+      pull(ctl) {
+        // Ends at 1 MB, so a reader that takes it all fails the test instead of hanging it.
+        if (++pulled > 128) return ctl.close()
+        ctl.enqueue(new TextEncoder().encode(pulled === 1 ? `{"subjectType":"event","subjectRef":"${m.id}","body":"` : 'z'.repeat(8192)))
+      },
+    })
+    const r = await web().request(PATHS.posts, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` }, body: endless, duplex: 'half' } as RequestInit)
+    assert.equal(r.status, 413)
+    assert.ok(pulled < 20, `stopped reading (${pulled} chunks)`)
+    const ok = await send(JSON.stringify({ subjectType: 'event', subjectRef: m.id, body: 'Ça monte 📈' }))
+    assert.equal(ok.status, 201)
+    assert.equal(((await ok.json()) as any).post.body, 'Ça monte 📈')
   })
 })
 

@@ -8,7 +8,7 @@ import { parseBody, zWallet } from '../http/validate.ts'
 import { issueKey } from '../services/venues.ts'
 
 const zKeyRequest = z.strictObject({
-  venueId: z.string().max(200, 'must be at most 64 characters'),
+  venueId: z.string(),
   scopes: z.array(z.string().max(40), { message: 'must be an array of read, trade' }).max(8, 'must name read and/or trade'),
   label: z
     .string({ message: 'must be a string' })

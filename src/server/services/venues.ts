@@ -23,7 +23,7 @@ export const newVenueKey = () => `pck_${randomHex(32)}`
 
 /** Checks a venue id for a claim: reserved names first (so `demo` says reserved, not too short), then format. */
 export function checkClaimableId(venueId: string): void {
-  if (/^[a-z0-9-]+$/.test(venueId) && isReservedVenueId(venueId)) {
+  if (venueId.length <= 64 && /^[a-z0-9-]+$/.test(venueId) && isReservedVenueId(venueId)) {
     throw new ApiError(403, 'venue-id-reserved', `the venue id '${venueId}' is reserved for the platform and can't be claimed`, { param: 'venueId' })
   }
   if (!VENUE_ID_RE.test(venueId)) {
