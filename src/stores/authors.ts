@@ -72,7 +72,8 @@ export function authors(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
             d.refresh()
           },
           discussion: { posts: disc.posts, results: disc.results, hasMore: ds.hasMore, loadMore: d.loadMore, loading: ds.loading, loadingMore: ds.loadingMore, error: ds.error, loadMoreError: ds.loadMoreError, refresh: d.refresh },
-          defaultTab: tf.data && !tf.error ? (takes.posts.length > 0 ? 'takes' : 'discussion') : null,
+          // A failed re-read keeps the loaded takes, so the tab chosen from them stays (§4.5.6).
+          defaultTab: tf.data ? (takes.posts.length > 0 ? 'takes' : 'discussion') : null,
         }
       })
     })

@@ -188,6 +188,24 @@ describe('author takes (§2.4, §4.5.6)', () => {
     off()
     off2()
   })
+
+  it('§4.5.6 a failed re-read of a loaded profile keeps its takes and the tab chosen from them (the profile is not replaced by an error)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const taker = await env.h.signedIn()
+    await env.h.setPosition(taker.w.wallet, m.id, 0, '100')
+    const take = await taker.createPost('event', m.id, 'a take')
+    const s = vk.authorTakes(taker.w.wallet)
+    t.after(mount(s))
+    await until(s, (v) => v.defaultTab === 'takes')
+    spy.fail((u) => u.pathname.includes('/posts') && u.pathname.startsWith('/v1/social/profile/'))
+    s.get().refresh()
+    const v = await until(s, (v) => !!v.error && !v.loading)
+    assert.equal(v.defaultTab, 'takes')
+    assert.deepEqual(v.posts.map((p) => p.id), [take.id])
+  })
 })
 
 describe('events and notifications (§6.3)', () => {

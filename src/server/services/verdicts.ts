@@ -2,7 +2,7 @@
  * Market verdict tallies (§2.12 `<MarketVerdict>`): among the market's holders — accounts (or bare
  * wallets) with a position above zero; wallets linked to one account are one holder — how many were
  * right, wrong or undecided.
- * - A holder's side is the side of their largest position (the same rule as the stance); a holder whose
+ * - A holder's side is the side of their largest position (the stance's rule, except for ties): a holder whose
  *   largest positions tie across sides has no side and is undecided.
  * - Unresolved (and CLOB, which has no results, §3.2): every holder is undecided.
  * - Voided: no winner; every holder's verdict is null — undecided, never wrong — and `void` is true.
