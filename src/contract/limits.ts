@@ -21,6 +21,8 @@ export const LIMITS = {
   nonceTtlMs: 10 * 60_000,
   /** Request body size. */
   bodyMaxBytes: 64 * 1024,
+  /** A market closing within this is "closing soon" (the For-you reason, a room's closing-soon rail). */
+  closingSoonMs: 7 * 86400_000,
 } as const
 
 /**

@@ -5,6 +5,7 @@
 import { atom, computed, type ReadableAtom } from 'nanostores'
 import type { FetcherValue } from './query.ts'
 import type { SubjectType } from '../contract/ids.ts'
+import { LIMITS } from '../contract/limits.ts'
 import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Signal, Titles } from '../contract/types.ts'
 import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'
 import { warnOnce } from '../sdk/config.ts'
@@ -72,6 +73,19 @@ export interface RoomFeedValue extends FeedValue {
 }
 
 type Agreed = Record<string, AgreedOverride | undefined>
+
+/**
+ * A room's closing-soon rail (§4.4 rule 5): the rail's markets (all on the room's node) that are open and close
+ * within LIMITS.closingSoonMs, soonest first, whatever reason listed them: a market the reader holds or follows
+ * is listed as that, and closes soon all the same.
+ */
+function closingSoon(rail: ForYouRail, now: number): Market[] {
+  const closes = (m: Market) => Date.parse(m.closesAt ?? '')
+  return rail.items
+    .map((i) => rail.markets[i.marketId])
+    .filter((m) => m && !m.result && closes(m) > now && closes(m) <= now + LIMITS.closingSoonMs)
+    .sort((a, b) => closes(a) - closes(b) || (a.id < b.id ? -1 : 1))
+}
 
 type FeedArgs = FeedOptions & { scope?: FeedScope }
 
@@ -197,7 +211,7 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
           loadMoreError: notFound ? null : st.loadMoreError,
           needsSession: false,
           room: r.data?.v.room ?? null,
-          markets: rail ? rail.items.filter((i) => i.reason === 'closing-soon' && rail.markets[i.marketId]).map((i) => rail.markets[i.marketId]) : [],
+          markets: rail ? closingSoon(rail, Date.now()) : [],
           marketsLoading: !!y.loading && !y.data,
           marketsError: rail ? null : (y.error ?? null),
           forYou: rail,

@@ -226,6 +226,25 @@ describe('roomFeed (§4.4.5)', () => {
     off()
   })
 
+  it('§4.4 rule 5 "a closing-soon rail of the room\'s markets": every room market on the rail that closes soon, soonest first, also one the reader holds (which the For-you rail lists as held), and none that closes later', async (t) => {
+    const venue = await env.h.venue()
+    const node = { type: 'category' as const, ref: freshRef('soon') }
+    const roomId = await env.h.room(venue, node)
+    const at = (h: number) => new Date(Date.now() + h * 3600_000).toISOString()
+    const held = await env.h.addMarket({ nodes: [node], closesAt: at(2) })
+    const other = await env.h.addMarket({ nodes: [node], closesAt: at(1) })
+    const later = await env.h.addMarket({ nodes: [node], closesAt: at(24 * 30) })
+    const vk = page(env, { config: { apiKey: venue.key } })
+    t.after(() => vk.dispose())
+    const w = await signInOn(vk, env)
+    for (const m of [held, later]) await env.h.setPosition(w.wallet, m.id, 0, '100')
+    const s = vk.roomFeed(roomId)
+    t.after(mount(s))
+    const v = await until(s, (v) => !!v.forYou?.personalized && !v.marketsLoading)
+    assert.equal(v.forYou!.items.find((i) => i.marketId === held.id)?.reason, 'held', 'the rail lists it as held')
+    assert.deepEqual(v.markets.map((m) => m.id), [other.id, held.id])
+  })
+
   it('§7 "Thread or board of a private room read by an outsider: 404": roomFeed gives notFound, not an error', async (t) => {
     const venue = await env.h.venue()
     const roomId = await env.h.room(venue, { type: 'category', ref: freshRef('priv') }, 'private')

@@ -4,18 +4,18 @@
  * Reasons, in priority order (a market appears once; the first reason that holds it wins):
  * - `held`: unresolved markets any of the reader's wallets holds a position on (signed in only);
  * - `followed`: open markets on a node the reader follows, with that `node` (signed in only);
- * - `closing-soon`: open markets closing within CLOSING_SOON_DAYS, soonest first;
+ * - `closing-soon`: open markets closing within LIMITS.closingSoonMs (7 days), soonest first;
  * - `trending`: open markets with the most trades in the last 24 h.
  * The rail interleaves the reasons one at a time in that order, so no reason crowds out the others.
  * "Open" means unresolved and not past its closing time. `nodes` narrows every reason to markets on all
  * of them (a room's node, a subject node). `personalized` is true exactly when the reader is signed in.
  */
 import { sql, type ExpressionBuilder } from 'kysely'
+import { LIMITS } from '../../contract/limits.ts'
 import type { ForYouItem, ForYouRail, Market, NodeRef } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import type { Database } from '../db/schema.ts'
 
-export const CLOSING_SOON_DAYS = 7
 export const TRENDING_WINDOW_MS = 24 * 3600_000
 export const FOR_YOU_DEFAULT_LIMIT = 10
 
@@ -97,7 +97,7 @@ async function closingSoon(ctx: ServiceContext, req: ForYouRequest): Promise<For
     .select('m.id')
     .where('m.result', 'is', null)
     .where('m.closes_at', '>', now)
-    .where('m.closes_at', '<=', new Date(now.getTime() + CLOSING_SOON_DAYS * 86400_000))
+    .where('m.closes_at', '<=', new Date(now.getTime() + LIMITS.closingSoonMs))
     .where(onNodes(req.nodes))
     .orderBy('m.closes_at')
     .orderBy('m.id')
