@@ -120,6 +120,20 @@ describe('<vk-room-feed>', () => {
     expect((await opened).detail).to.deep.equal({ marketId: inRoom.id.toLowerCase() })
   })
 
+  it('issue 7 rule 1: a room with no market closing soon says so in the kit\'s empty state (part="empty"); a row\'s replies are a list named Replies', async () => {
+    await makeVk()
+    const { v, roomId } = await venueRoom()
+    const s = await service()
+    const far = await s.addMarket({ closesAt: new Date(Date.now() + 60 * 86_400_000).toISOString() })
+    const top = await v.owner.createPost('event', far.id, 'a top post', null, { room: roomId })
+    await v.owner.createPost('event', far.id, 'a reply', top.id)
+    const el = await room(roomId)
+    await until(() => part(part(el, 'closing-soon')!, 'empty') && part(el, 'replies'), 'the empty rail and the replies')
+    expect(deepText(part(part(el, 'closing-soon')!, 'empty')!)).to.equal('No markets closing soon.')
+    expect(part(el, 'replies')!.getAttribute('aria-label')).to.equal('Replies')
+    await expect(el).to.be.accessible()
+  })
+
   it('issue 7 rule 1 "the for-you rail"', async () => {
     const vk = await makeVk()
     const { roomId } = await venueRoom()

@@ -23,6 +23,14 @@ const submitText = (el: Element) => deepText(deep(el, '[part~="composer"] [part~
 describe('strings', () => {
   afterEach(() => disposeVk())
 
+  it('every locale names a card\'s Tail and a room\'s Follow with different words (two controls, two names)', () => {
+    for (const [locale, slices] of Object.entries(LOCALES)) {
+      if (!slices?.comments || !slices.room) continue
+      expect(slices.comments.tail, locale).to.not.equal(slices.room.follow)
+    }
+    expect(commentsEs.tail).to.equal('Copiar')
+  })
+
   it('§4.4 rule 7 "the kit accepts a strings provider with slices comments, room, moderation"', async () => {
     await makeVk()
     const m = await (await service()).addMarket()

@@ -113,6 +113,29 @@ describe('<vk-take-prompt> (§3.4)', () => {
     expect(isOpen(el)).to.equal(false)
   })
 
+  it('keyboard: Post keeps focus while the take is sent (aria-disabled and busy, never disabled; the field read-only), and a second press sends nothing', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk, { side: 0 })
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open')
+    const field = deep<HTMLTextAreaElement>(el, 'textarea')!
+    field.value = 'sent by keyboard'
+    const post = deep<HTMLButtonElement>(el, '[part="post"]')!
+    const release = vk.faults.hold(isPath('/v1/social/posts', 'POST'))
+    post.focus()
+    await sendKeys({ press: 'Enter' })
+    await until(() => post.getAttribute('aria-busy') === 'true', 'posting')
+    expect(post.getAttribute('aria-disabled')).to.equal('true')
+    expect(post.disabled).to.equal(false)
+    expect(field.readOnly && !field.disabled).to.equal(true)
+    expect(deepActive()).to.equal(post)
+    await sendKeys({ press: 'Enter' })
+    release()
+    await until(() => !isOpen(el), 'posted and answered')
+    expect(vk.faults.requests.filter((r) => r.method === 'POST' && r.url.pathname === '/v1/social/posts')).to.have.length(1)
+  })
+
   it('§1.4 the stance is the account\'s largest position: a buyer of No who holds more Yes is told, before posting, that the take will show Yes (in the field\'s description, replaceable, in the locale)', async () => {
     const vk = await makeVk()
     const { s, w, market } = await buyer(vk, { side: 0 })

@@ -206,8 +206,12 @@ export class VkCommunityTakes extends VkFeedQuery {
   }
 
   private settlementText(v: FeedValue, s: Settlement) {
-    const outcome = 'winner' in s.result ? sideLabel(v.labels[s.marketId.toLowerCase()], s.result.winner) : null
-    const head = 'void' in s.result ? this.str.t('settlementVoid') : this.str.t('settlementResolved', { outcome: outcome ?? '' })
+    const head =
+      'winner' in s.result
+        ? this.str.t('settlementResolved', {
+            outcome: sideLabel(v.labels[s.marketId.toLowerCase()], s.result.winner) ?? this.str.t('sideNumber', { n: s.result.winner + 1 }),
+          })
+        : this.str.t('settlementVoid')
     return this.str.t('settlementLine', { head, tally: this.str.t('settlementTally', { right: s.right, wrong: s.wrong }) })
   }
 

@@ -132,6 +132,8 @@ export class VkRoomFeed extends VkElement {
 
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'room')
+  /** The cards' slice (`cardStrings` over the provider's `comments`), for what the room draws around its cards. */
+  private readonly cardStr = new StringsController(this, 'comments', undefined, () => this.cardStrings)
   private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
   private readonly feed = new StoreBinding(this, () => {
     const vk = this.vk.value
@@ -333,7 +335,7 @@ export class VkRoomFeed extends VkElement {
               return html`<li part="row" class="row" id="vk-post-${p.id}">
                 ${this.card(p)}
                 ${replies.length
-                  ? html`<ol part="replies" class="replies">
+                  ? html`<ol part="replies" class="replies" aria-label=${this.cardStr.t('repliesLabel')}>
                       ${repeat(replies, (r) => r.id, (r) => html`<li class="reply-row" id="vk-post-${r.id}">${this.card(r)}</li>`)}
                     </ol>`
                   : nothing}
@@ -367,7 +369,7 @@ export class VkRoomFeed extends VkElement {
       </ul>`
     else if (v.marketsLoading) body = loadingState(s.t('loading'), 2)
     else if (v.marketsError) body = errorState(s.t('closingSoonError'), s.t('retry'), () => v.refresh())
-    else body = html`<p class="muted">${s.t('noClosingSoon')}</p>`
+    else body = emptyState(s.t('noClosingSoon'))
     return html`<section part="closing-soon" class="closing-soon" aria-labelledby="closing-title">
       <h3 id="closing-title">${s.t('closingSoon')}</h3>
       ${body}

@@ -3,6 +3,7 @@ import { isMarketId } from '../../contract/ids.ts'
 import { hasVisibleText } from '../../contract/limits.ts'
 import type { TakePromptValue } from '../../stores/index.ts'
 import { failureText } from '../shared/failures.ts'
+import { busy } from '../shared/pending.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
 import type { RoomStrings } from '../shared/strings/index.ts'
@@ -191,7 +192,7 @@ export class VkTakePrompt extends VkElement {
     const body = field?.value.trim() ?? ''
     if (!p || !hasVisibleText(body) || this.posting) return
     const { marketId, side } = p
-    // Whether focus is in the prompt, read before the form is disabled while posting (which drops it).
+    // Whether focus is in the prompt (the form stays focusable while posting: busy(), a read-only field).
     const inside = !!(this.renderRoot as ShadowRoot).activeElement
     this.posting = true
     this.failure = null
@@ -221,9 +222,9 @@ export class VkTakePrompt extends VkElement {
       ${p.otherSideLabel ? html`<p part="other-side" id="other-side">${s.t('promptOtherSide', { side: p.otherSideLabel })}</p>` : nothing}
       <form part="composer" @submit=${this.post}>
         <label for="reason" class="vk-visually-hidden">${s.t('promptPlaceholder')}</label>
-        <textarea id="reason" part="input" rows="2" maxlength="2000" aria-describedby=${p.otherSideLabel ? 'hint other-side' : 'hint'} placeholder=${s.t('promptPlaceholder')} ?disabled=${this.posting}></textarea>
+        <textarea id="reason" part="input" rows="2" maxlength="2000" aria-describedby=${p.otherSideLabel ? 'hint other-side' : 'hint'} placeholder=${s.t('promptPlaceholder')} ?readonly=${this.posting}></textarea>
         <div class="buttons">
-          <button type="submit" part="post" class="vk-button primary" ?disabled=${this.posting} aria-busy=${this.posting ? 'true' : 'false'}>
+          <button type="submit" part="post" class="vk-button primary" ${busy(this.posting)}>
             ${this.posting ? s.t('promptPosting') : s.t('promptPost')}
           </button>
           <button type="button" part="skip" class="vk-button" @click=${this.skip}>${s.t('promptSkip')}</button>

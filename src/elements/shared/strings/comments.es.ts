@@ -35,7 +35,7 @@ export const commentsEs: CommentsStrings = {
   report: 'Denunciar',
   reportReason: '¿Por qué la denuncias?',
   reported: 'Denunciada. Gracias.',
-  tail: 'Seguir',
+  tail: 'Copiar',
   tailLabel: 'Tomar el mismo lado: {side}',
   edited: 'editado',
   hiddenNotice: 'Oculta para los demás mientras se revisa',
