@@ -55,7 +55,12 @@ export interface LeaderboardValue {
   entries: BoardEntry[]
   population: number | null
   loading: boolean
+  /** A later page (`loadMore`) is in flight. */
+  loadingMore: boolean
+  /** A failed read: of the first page (retry with `refresh()`) or of a later one (`loadMoreError`). */
   error: unknown
+  /** Set when the failure is a later page's: retry with `loadMore()` (the board keeps what it has). */
+  loadMoreError: unknown
   /** Reads again (the Retry of an error state). */
   refresh(): void
   hasMore: boolean
@@ -199,7 +204,9 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
           entries: pages.flatMap((x) => x.v.entries),
           population: pages[0]?.v.population ?? null,
           loading: st.loading,
+          loadingMore: st.loadingMore,
           error: st.error,
+          loadMoreError: st.loadMoreError,
           hasMore: st.hasMore,
           loadMore: p.loadMore,
           refresh: p.refresh,

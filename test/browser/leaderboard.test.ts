@@ -98,6 +98,37 @@ describe('<vk-leaderboard> and <vk-mini-leaderboard>', () => {
     expect(!!deep(el, '[part="load-more"]')).to.equal(false)
   })
 
+  it('issue 7 rule 5: Load more says it is loading and keeps focus; a later page that fails keeps the rows and offers Retry, which loads that page', async () => {
+    const vk = await makeVk()
+    const { node } = await rankedNode(22)
+    const el = await fixture<VkLeaderboard>(html`<vk-leaderboard scope=${`category:${node}`}></vk-leaderboard>`)
+    await until(() => rows(el).length === 20, 'first page')
+    const more = deep<HTMLButtonElement>(el, '[part="load-more"]')!
+    const later = (url: URL, init?: RequestInit) => isPath('/v1/leaderboard')(url, init) && url.searchParams.has('cursor')
+    const release = vk.faults.hold(later)
+    more.focus()
+    more.click()
+    await until(() => more.getAttribute('aria-busy') === 'true' && deepText(more) === 'Loading more…', 'loading more')
+    expect(more.disabled).to.equal(false)
+    expect(more.getAttribute('aria-disabled')).to.equal('true')
+    release()
+    await until(() => rows(el).length === 22, 'second page')
+    // A later page that fails (a new page: a new context): the rows stay, the failure is said, and Retry loads that page.
+    disposeVk()
+    const vk2 = await makeVk()
+    const again = await fixture<VkLeaderboard>(html`<vk-leaderboard scope=${`category:${node}`}></vk-leaderboard>`)
+    await until(() => rows(again).length === 20, 'first page again')
+    vk2.faults.fail(later)
+    deep<HTMLButtonElement>(again, '[part="load-more"]')!.click()
+    await until(() => deep(again, '[part="error"]'), 'the failure line')
+    expect(rows(again).length).to.equal(20)
+    expect(deepText(deep(again, '[part="error"]')!)).to.include("Couldn't load the leaderboard.")
+    await expect(again).to.be.accessible()
+    vk2.faults.clear()
+    deep<HTMLButtonElement>(again, '[part="retry"]')!.click()
+    await until(() => rows(again).length === 22 && !deep(again, '[part="error"]'), 'the page loaded on Retry')
+  })
+
   it('issue 7 "The same XSS corpus … renders inert … leaderboard names"', async () => {
     const trap = armXssTrap()
     await makeVk()

@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit'
+import { pagedTail } from '../shared/states.ts'
 import { BoardBase } from './board-base.ts'
 import { styles } from './leaderboard.styles.ts'
 
@@ -35,10 +36,8 @@ export class VkLeaderboard extends BoardBase {
     return html`<section part="board" aria-labelledby="title">
       <header part="header"><h2 id="title">${this.str.t('leaderboardOf', { scope: this.scopeName() })}</h2></header>
       ${this.body()}
-      ${b.hasMore && b.entries.length
-        ? html`<button type="button" part="load-more" class="vk-button" ?disabled=${b.loading} aria-busy=${b.loading ? 'true' : 'false'} @click=${() => b.loadMore()}>
-            ${this.str.t('loadMore')}
-          </button>`
+      ${b.entries.length
+        ? pagedTail(b, { error: this.str.t('boardError'), retry: this.str.t('retry'), loadMore: this.str.t('loadMore'), loadingMore: this.str.t('loadingMore') }, 'load-more')
         : nothing}
     </section>`
   }
