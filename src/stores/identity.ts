@@ -38,6 +38,8 @@ export interface FollowValue {
   error: unknown
   /** Bumps on every login and logout; key a Follow button on it. */
   refreshKey: number
+  /** Reads the state again (the Retry of a failed read). */
+  refresh(): void
   /** Follows; refused (`stale-follow`) when called on a value read before the last login or logout. */
   follow(): Promise<FollowState>
   unfollow(): Promise<FollowState>
@@ -120,6 +122,7 @@ export function identity(ctx: Ctx) {
           pending: w.pending > 0,
           error: w.error ?? f.error ?? null,
           refreshKey,
+          refresh: () => q.revalidate(),
           follow: latched(refreshKey, on),
           unfollow: latched(refreshKey, off),
         }

@@ -54,6 +54,20 @@ describe('<vk-follow-button>', () => {
     expect((await probe.followState('category', ref)).following).to.equal(true)
   })
 
+  it('a failed read of the follow state says so with a Retry (never a silent, dead Follow); Retry reads it again', async () => {
+    const { vk, w, ref } = await alreadyFollowing()
+    const stop = vk.faults.fail(isPath(`/v1/social/follows/category/${ref}`, 'GET'))
+    await vk.signIn(w)
+    const el = await button(ref)
+    await until(() => deep(el, '[part="retry"]'), 'the read failure and its Retry')
+    expect(deep(el, '[part="error"]')!.textContent).to.include("Couldn't check whether you follow this.")
+    expect(btn(el).getAttribute('aria-disabled')).to.equal('true')
+    await expect(el).to.be.accessible()
+    stop()
+    deep<HTMLButtonElement>(el, '[part="retry"]')!.click()
+    await until(() => pressed(el) === 'true' && !deep(el, '[part="error"]'), 'following, read on Retry')
+  })
+
   it('issue 7 rule 7 "without ever unfollowing on its own": a click while the new session\'s state is being read does nothing', async () => {
     const { vk, w, ref, probe } = await alreadyFollowing()
     const el = await button(ref)

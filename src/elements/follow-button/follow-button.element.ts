@@ -21,7 +21,8 @@ import { styles } from './follow-button.styles.ts'
  * @event vk-error - The follow or unfollow failed; `detail.error` is the failure.
  *
  * @csspart button - The toggle button.
- * @csspart error - The failure line.
+ * @csspart error - The failure line (a failed follow, or a failed read of the state with its Retry).
+ * @csspart retry - Retry of a failed read.
  *
  * @cssproperty --vk-color-accent - Button colour while following.
  * @cssproperty --vk-color-border - Button border.
@@ -100,6 +101,11 @@ export class VkFollowButton extends VkElement {
       >
         ${following ? this.str.t('following') : this.str.t('follow')}
       </button>
-      ${this.failed ? html`<span part="error" role="alert">${this.str.t('followFailed')}</span>` : nothing}`
+      ${this.failed ? html`<span part="error" role="alert">${this.str.t('followFailed')}</span>` : nothing}
+      ${signedIn && s.following == null && s.error && !s.loading
+        ? html`<span part="error" role="alert">${this.str.t('followReadFailed')}
+            <button type="button" part="retry" class="retry" @click=${() => s.refresh()}>${this.str.t('retry')}</button></span
+          >`
+        : nothing}`
   }
 }

@@ -70,6 +70,7 @@ export const roomEn = {
   following: 'Following',
   unfollow: 'Unfollow',
   followFailed: "Couldn't save. Try again.",
+  followReadFailed: "Couldn't check whether you follow this.",
   signIn: 'Sign in',
   profileTabs: 'Posts by {name}',
   profileNoDiscussion: 'No posts yet.',

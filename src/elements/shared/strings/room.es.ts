@@ -68,6 +68,7 @@ export const roomEs: RoomStrings = {
   following: 'Siguiendo',
   unfollow: 'Dejar de seguir',
   followFailed: 'No se pudo guardar. Inténtalo de nuevo.',
+  followReadFailed: 'No se pudo comprobar si sigues esto.',
   signIn: 'Iniciar sesión',
   profileTabs: 'Publicaciones de {name}',
   profileNoDiscussion: 'Todavía no hay publicaciones.',
