@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { ERROR_CODES, MSG } from '../../src/contract/errors.ts'
-import { addMarket, call, expectError, signIn, startWithOperator, type TestService, type TestUser } from '../helpers/service.ts'
+import { addMarket, call, expectError, ON_POSTGRES, signIn, startWithOperator, type TestService, type TestUser } from '../helpers/service.ts'
 import { claimVenue, createRoom, newVenueId, post } from '../helpers/venues.ts'
 
 let svc: TestService
@@ -354,6 +354,38 @@ describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', ()
     expectError(r, 403, 'room-join-required', 'join this room to post in it')
     assert.equal((await svc.ctx.db.selectFrom('posts').select('id').where('room_id', '=', pub).execute()).length, before.length)
     assert.equal((await membership(pub, u)).body.member, false)
+  })
+
+  it('§3.3 and §7 a member\'s post landing with their leave: the post waits for the leave, then gets the refusal the room now gives (never a post in a room its author has just left)', { skip: !ON_POSTGRES && 'needs a second connection to hold a row lock (PostgreSQL)' }, async () => {
+    const v = await claimVenue(svc)
+    const roomId = await createRoom(svc, v, { subjectType: 'topic', subjectRef: `race-${Date.now()}` })
+    const u = await signIn(svc, undefined, v.venueId)
+    assert.equal((await join(roomId, u)).status, 200)
+    const account = await accountOf(u)
+    /** A leave written in a transaction held open until `commit()`. */
+    const heldLeave = async () => {
+      let commit!: () => void
+      const held = new Promise<void>((r) => (commit = r))
+      let locked!: () => void
+      const ready = new Promise<void>((r) => (locked = r))
+      const done = svc.ctx.db.transaction().execute(async (tx) => {
+        await tx.updateTable('room_members').set({ left_at: new Date() }).where('room_id', '=', roomId).where('account_id', '=', account).execute()
+        locked()
+        await held
+      })
+      await ready
+      return { commit, done }
+    }
+    const leave = await heldLeave()
+    let answered = false
+    const posting = post(svc, u, { room: roomId, body: 'as I leave' }).finally(() => (answered = true))
+    await new Promise((r) => setTimeout(r, 300))
+    assert.equal(answered, false, 'the post waits for the leave')
+    leave.commit()
+    await leave.done
+    expectError(await posting, 403, 'room-left', MSG.LEFT_ROOM)
+    const inRoom = await svc.ctx.db.selectFrom('posts').select('id').where('room_id', '=', roomId).execute()
+    assert.deepEqual(inRoom, [])
   })
 
   it('§7 "Post into a room by someone who left it → \'you left this room — rejoin to post\'" even when they follow; it differs from the join message', async () => {

@@ -15,7 +15,7 @@ import { PLAN_CACHED } from '../db/plan-cache.ts'
 import { ApiError, forbidden, notFound } from '../http/errors.ts'
 import { toPost, type PostRow } from './post-view.ts'
 import { reachablePost } from './post-access.ts'
-import { placeReply } from './room-placement.ts'
+import { placeAgain, placeReply } from './room-placement.ts'
 import { publishThreads } from './thread-events.ts'
 
 export interface NewPost {
@@ -59,6 +59,8 @@ export async function createPost(
   input: NewPost,
   room: RoomPlacement | null = null,
   venueId: string | null = caller.venueId,
+  /** Set on the second try, after the membership changed under the first (see below). */
+  placedAgain = false,
 ): Promise<Post> {
   assertNotBanned(caller, venueId)
   if (input.parentId) {
@@ -110,12 +112,12 @@ export async function createPost(
   })
 
   let post: PostRow
-  if (!input.parentId && !room?.joinOnPost) {
-    // A top-level post: the post and its node-index rows in one statement (atomic on its own, no
-    // begin/commit round trips). The inserted row is the post as stored: no re-read.
+  if (!input.parentId && !room) {
+    // A top-level post outside rooms: the post and its node-index rows in one statement (atomic on its own,
+    // no begin/commit round trips). The inserted row is the post as stored: no re-read.
     // Written as SQL: one statement text whatever the number of nodes (they travel as two arrays), so
     // PostgreSQL keeps its plan (plan-cache.ts), and no query builder runs on the hottest write.
-    const r = row(room?.roomId ?? null, room?.private ?? false)
+    const r = row(null, false)
     const { rows: [inserted] } = await sql<PostRow>`${sql.raw(PLAN_CACHED)}with ins as (
         insert into posts (${sql.join(Object.keys(r).map((k) => sql.ref(k)))}) values (${sql.join(Object.values(r))}) returning *
       ), nodes as (
@@ -129,7 +131,21 @@ export async function createPost(
     if (!inserted) throw new Error('the post insert answered no row')
     post = inserted as PostRow
   } else {
-    post = await ctx.db.transaction().execute(async (tx) => {
+    const placed = room
+    const written = await ctx.db.transaction().execute(async (tx) => {
+      // A member's post (placed by an active membership) checks that membership again, held until the
+      // commit (FOR SHARE): a leave or a removal either waits for the post, or lands first and the post
+      // is placed again (the refusal it gets now). Never a post in a room its author has just left.
+      if (placed && !placed.joinOnPost) {
+        const m = await tx
+          .selectFrom('room_members')
+          .select('left_at')
+          .where('room_id', '=', placed.roomId)
+          .where('account_id', '=', caller.accountId)
+          .forShare()
+          .executeTakeFirst()
+        if (!m || m.left_at) return null
+      }
       let roomId = room?.roomId ?? null
       let roomPrivate = room?.private ?? false
       if (input.parentId) {
@@ -162,6 +178,12 @@ export async function createPost(
       }
       return inserted as PostRow
     })
+    // The membership changed under the write: placed again (once), which refuses the post as it is now.
+    if (!written) {
+      if (placedAgain) throw new Error('the room membership changed twice during one post')
+      return createPost(ctx, caller, input, await placeAgain(ctx, caller, placed!.roomId, venueId, !!input.parentId), venueId, true)
+    }
+    post = written
   }
   // Both inserts return the whole row: `room_private` says whether the post went into a private room.
   await publishThreads(ctx, [{ subject_type: input.subjectType, subject_ref: input.subjectRef, room_id: post.room_id, room_private: (post as PostRow & { room_private?: boolean }).room_private }])

@@ -50,19 +50,25 @@ export async function placeInRoom(
  * rules. `venueId`: the request's venue.
  */
 export async function placeReply(ctx: ServiceContext, caller: Caller, roomId: string, venueId: string | null): Promise<RoomPlacement> {
-  const room = await ctx.db
-    .selectFrom('rooms')
-    .select(['id', 'venue_id', 'subject_type', 'subject_ref', 'visibility', 'title', 'is_self'])
-    .where('id', '=', roomId)
-    .executeTakeFirstOrThrow()
   try {
-    return await placeInRoomRow(ctx, caller, room, venueId)
+    return await placeInRoomRow(ctx, caller, await roomRow(ctx, roomId), venueId)
   } catch (err) {
     // An outsider of a private room learns nothing about the post either.
     if (err instanceof ApiError && err.code === 'room-not-found') throw new ApiError(404, 'post-not-found', 'the post you reply to does not exist')
     throw err
   }
 }
+
+/**
+ * The place of a post again, after the membership it was placed by changed before its write (a leave or a
+ * removal that committed in between, see `createPost`): the refusal the post gets now, or its new place.
+ */
+export function placeAgain(ctx: ServiceContext, caller: Caller, roomId: string, venueId: string | null, reply: boolean): Promise<RoomPlacement> {
+  return reply ? placeReply(ctx, caller, roomId, venueId) : roomRow(ctx, roomId).then((room) => placeInRoomRow(ctx, caller, room, venueId))
+}
+
+const roomRow = (ctx: ServiceContext, roomId: string): Promise<RoomRow> =>
+  ctx.db.selectFrom('rooms').select(['id', 'venue_id', 'subject_type', 'subject_ref', 'visibility', 'title', 'is_self']).where('id', '=', roomId).executeTakeFirstOrThrow()
 
 export async function placeInRoomRow(ctx: ServiceContext, caller: Caller, room: RoomRow, venueId: string | null): Promise<RoomPlacement> {
   const priv = room.visibility === 'private'
