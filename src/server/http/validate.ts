@@ -121,44 +121,55 @@ function bodyText(c: Context): Promise<string> {
   const incoming = (c.env as { incoming?: IncomingBody } | undefined)?.incoming
   if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded) return webBodyText(c.req.raw)
   return new Promise((resolve, reject) => {
-    const decoder = new TextDecoder()
-    let text = ''
-    let size = 0
+    const body = limitedText()
     let done = false
-    const finish = (e: Error | null, text?: string) => {
+    const finish = (e: Error | null) => {
       if (done) return
       done = true
       if (e) {
         incoming.resume() // discard the rest; the answer is already decided
         reject(e)
-      } else resolve(text!)
+      } else resolve(body.text())
     }
     incoming.on('data', (chunk) => {
-      size += chunk.byteLength
-      if (size > LIMITS.bodyMaxBytes) finish(tooLarge())
-      else if (!done) text += decoder.decode(chunk, { stream: true })
+      if (!done && !body.add(chunk)) finish(tooLarge())
     })
-    incoming.on('end', () => finish(null, text + decoder.decode()))
+    incoming.on('end', () => finish(null))
     incoming.on('error', (e) => finish(new ApiError(400, 'invalid-json', `request body could not be read: ${e.message}`)))
   })
 }
 
-/** The web body (Deno, `app.request`) as text, read no further than the byte limit (bytes, not characters). */
+/** The web body (Deno, `app.request`) as text, read no further than the byte limit. */
 async function webBodyText(req: Request): Promise<string> {
   if (!req.body) return ''
   const reader = req.body.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  let size = 0
+  const body = limitedText()
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) return text + decoder.decode()
-    size += value.byteLength
-    if (size > LIMITS.bodyMaxBytes) {
+    if (done) return body.text()
+    if (!body.add(value)) {
       await reader.cancel().catch(() => {})
       throw tooLarge()
     }
-    text += decoder.decode(value, { stream: true })
+  }
+}
+
+/**
+ * UTF-8 text decoded chunk by chunk (a character split across chunks arrives whole), no further than
+ * LIMITS.bodyMaxBytes counted in bytes: `add` answers false once a chunk takes it past the limit.
+ */
+function limitedText() {
+  const decoder = new TextDecoder()
+  let text = ''
+  let size = 0
+  return {
+    add(chunk: Uint8Array): boolean {
+      size += chunk.byteLength
+      if (size > LIMITS.bodyMaxBytes) return false
+      text += decoder.decode(chunk, { stream: true })
+      return true
+    },
+    text: () => text + decoder.decode(),
   }
 }
 

@@ -26,7 +26,7 @@ import { ApiError } from '../http/errors.ts'
 import type { RoomPlacement } from './posts.ts'
 import type { RequestVenue } from './venue-of-request.ts'
 import { isOwnVenueRoom } from './membership.ts'
-import { canSeePrivateRoom, findRoom, type RoomRow } from './rooms.ts'
+import { canSeePrivateRoom, findRoom, roomById, type RoomRow } from './rooms.ts'
 
 /** A follower posting into another venue's room: join works only from a session on the room's venue (§3.3, §5.6). */
 const otherVenueMessage = (venueId: string | null) =>
@@ -67,8 +67,12 @@ export function placeAgain(ctx: ServiceContext, caller: Caller, roomId: string, 
   return reply ? placeReply(ctx, caller, roomId, venueId) : roomRow(ctx, roomId).then((room) => placeInRoomRow(ctx, caller, room, venueId))
 }
 
-const roomRow = (ctx: ServiceContext, roomId: string): Promise<RoomRow> =>
-  ctx.db.selectFrom('rooms').select(['id', 'venue_id', 'subject_type', 'subject_ref', 'visibility', 'title', 'is_self']).where('id', '=', roomId).executeTakeFirstOrThrow()
+/** A room named by a stored row (a parent post's room, a placement): it exists. */
+async function roomRow(ctx: ServiceContext, roomId: string): Promise<RoomRow> {
+  const room = await roomById(ctx, roomId)
+  if (!room) throw new Error(`room ${roomId}, named by a stored row, is missing`)
+  return room
+}
 
 export async function placeInRoomRow(ctx: ServiceContext, caller: Caller, room: RoomRow, venueId: string | null): Promise<RoomPlacement> {
   const priv = room.visibility === 'private'

@@ -34,11 +34,15 @@ export async function findRoom(ctx: ServiceContext, roomParam: string, venue: Re
       throw new ApiError(401, 'venue-key-required', 'room=self needs a venue key (X-Venue-Key) naming the venue whose room it is; a write may instead come from a session signed in for that venue')
     row = await ctx.db.selectFrom('rooms').select(ROOM_COLUMNS).where('venue_id', '=', venue.venueId).where('is_self', '=', true).executeTakeFirst()
   } else {
-    row = await ctx.db.selectFrom('rooms').select(ROOM_COLUMNS).where('id', '=', roomParam).executeTakeFirst()
+    row = await roomById(ctx, roomParam)
   }
   if (!row) throw noRoom()
   return row
 }
+
+/** A room by its id, as stored (no privacy check); undefined when there is none. */
+export const roomById = (ctx: ServiceContext, id: string): Promise<RoomRow | undefined> =>
+  ctx.db.selectFrom('rooms').select(ROOM_COLUMNS).where('id', '=', id).executeTakeFirst()
 
 /**
  * Resolves a room parameter for a read of its content. A private room an outsider cannot see answers
