@@ -55,6 +55,23 @@ describe('<vk-record-chip>', () => {
     expect(spoken(chip).replace(/\s+/g, ' ').trim()).to.equal('#1 of 3 · 1 right · 0 wrong')
   })
 
+  it('issue 6 rule 7 "every visible string can be replaced": the chip\'s separator and its loading mark come from the room slice', async () => {
+    await makeVk()
+    const el = await fixture<VkRecordChip>(html`<vk-record-chip .strings=${{ recordSeparator: '|' }} .record=${rec({ rank: 1, population: 3, right: 1, wrong: 0 })}></vk-record-chip>`)
+    expect(deepText(el).replace(/\s+/g, ' ').trim()).to.equal('#1 of 3 | 1 right · 0 wrong')
+    // Loading: the mark drawn is the slice's (and hidden from screen readers, who hear `loading`).
+    const { market, right } = await settledNode()
+    const vk = await makeVk()
+    const release = vk.faults.hold((url) => url.pathname.includes('/records'))
+    const busy = await fixture<VkRecordChip>(html`<vk-record-chip .strings=${{ loadingMark: '⋯', loading: 'Chargement' }} wallet=${right} market-id=${market.id}></vk-record-chip>`)
+    await until(() => busy.shadowRoot!.querySelector('[aria-busy="true"]'), 'loading chip')
+    const chip = busy.shadowRoot!.querySelector('[aria-busy="true"]')!
+    expect(chip.querySelector('[aria-hidden="true"]')!.textContent).to.equal('⋯')
+    expect(chip.querySelector('.vk-visually-hidden')!.textContent).to.equal('Chargement')
+    release()
+    await until(() => deepText(busy).includes('right'), 'the record, once the read is let through')
+  })
+
   it('issue 7 rule 5 "<vk-record-chip> never shows a rank without its population"', async () => {
     await makeVk()
     const el = await fixture<VkRecordChip>(html`<vk-record-chip .record=${rec({ rank: 3, population: 40, right: 5, wrong: 2 })}></vk-record-chip>`)

@@ -473,6 +473,24 @@ describe('<vk-take-card>', () => {
     await until(() => part(el, 'agree')!.getAttribute('aria-pressed') === 'true', 'agreed by keyboard')
   })
 
+  it('issue 6 rule 7 "every visible string can be replaced": the stance chip\'s spoken prefix and Tail\'s spoken hint, punctuation included, come from the comments slice', async () => {
+    await makeVk({ checkout: { openCheckout: () => {} } })
+    const { post } = await take({ side: 0 })
+    const el = await fixture<VkTakeCard>(
+      html`<vk-take-card .post=${post} .strings=${{ stanceLabel: 'Tenait {side}', stanceSpoken: '{label} :', tailLabel: '« même côté : {side} »' }}></vk-take-card>`,
+    )
+    await until(() => part(el, 'tail') && part(el, 'stance') && text(part(el, 'stance')!).includes('Yes'), 'labels from the market')
+    const hidden = (name: string) => part(el, name)!.querySelector('.vk-visually-hidden')!.textContent!.trim()
+    expect(hidden('stance')).to.equal('Tenait Yes :')
+    expect(hidden('tail')).to.equal('« même côté : Yes »')
+    expect(text(part(el, 'tail')!)).to.not.include('(')
+    // Control: the built-in English keeps its own brackets and colon.
+    const en = await card(post)
+    await until(() => part(en, 'tail') && part(en, 'stance') && text(part(en, 'stance')!).includes('Yes'), 'labels from the market')
+    expect(part(en, 'stance')!.querySelector('.vk-visually-hidden')!.textContent!.trim()).to.equal('Held Yes when writing:')
+    expect(part(en, 'tail')!.querySelector('.vk-visually-hidden')!.textContent!.trim()).to.equal('(Take the same side: Yes)')
+  })
+
   it('issue 6 rule 8 "parts on the main regions of every element"', async () => {
     const vk = await makeVk({ checkout: { openCheckout: () => {} } })
     const { s, market, post, author } = await take()

@@ -78,7 +78,7 @@ export class VkRecordChip extends VkElement {
     const rec = r?.records[this.wallet!.toLowerCase()]
     if (!rec) {
       if (!r && !m) return nothing
-      return html`<span part="chip" class="muted" aria-busy="true"><span class="vk-visually-hidden">${this.str.t('loading')}</span>…</span>`
+      return html`<span part="chip" class="muted" aria-busy="true"><span class="vk-visually-hidden">${this.str.t('loading')}</span><span aria-hidden="true">${this.str.t('loadingMark')}</span></span>`
     }
     return recordChip(this.str, rec)
   }

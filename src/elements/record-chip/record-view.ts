@@ -11,14 +11,14 @@ export function rankText(s: StringsController<'room'>, r: Pick<Rec, 'rank' | 'po
 }
 
 /**
- * The chip: the rank, then ' · ' and the record. The separator is text a screen reader reads too (like the
+ * The chip: the rank, then the separator (`recordSeparator`, spaced) and the record. The separator is text a screen reader reads too (like the
  * one inside the record), so the two phrases are never run together ("#1 of 3 1 right" read as "31").
  */
 export function recordChip(s: StringsController<'room'>, r: Rec) {
   const ranked = r.rank != null && r.population > 0
   return html`<span part="chip" class=${ranked ? 'ranked' : 'muted'}
     ><span class="rank">${rankText(s, r)}</span>${r.right || r.wrong
-      ? html`<span class="sep"> · </span><span>${s.t('record', { right: r.right, wrong: r.wrong })}</span>`
+      ? html`<span class="sep"> ${s.t('recordSeparator')} </span><span>${s.t('record', { right: r.right, wrong: r.wrong })}</span>`
       : nothing}</span
   >`
 }

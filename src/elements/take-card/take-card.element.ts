@@ -351,8 +351,9 @@ export class VkTakeCard extends VkElement {
     const price = s.priceBps == null ? null : formatBps(s.priceBps, this.str.locale)
     const text =
       price == null ? this.str.t('stanceSideOnly', { side }) : size == null ? this.str.t('stanceSideAt', { side, price }) : this.str.t('stance', { side, size, price })
-    return html`<span part="stance" class="chip side-${s.side === 0 ? 'first' : 'other'}" title=${this.str.t('stanceLabel', { side })}
-      ><span class="vk-visually-hidden">${this.str.t('stanceLabel', { side })}: </span>${text}</span
+    const label = this.str.t('stanceLabel', { side })
+    return html`<span part="stance" class="chip side-${s.side === 0 ? 'first' : 'other'}" title=${label}
+      ><span class="vk-visually-hidden">${this.str.t('stanceSpoken', { label })} </span>${text}</span
     >`
   }
 
@@ -420,7 +421,7 @@ export class VkTakeCard extends VkElement {
   private tailButton(p: Post) {
     const side = this.sideOf(p.stance!.side)
     return html`<button type="button" part="tail" class="action" @click=${this.tail}>
-      ${this.str.t('tail')}<span class="vk-visually-hidden"> (${this.str.t('tailLabel', { side })})</span>
+      ${this.str.t('tail')}<span class="vk-visually-hidden"> ${this.str.t('tailLabel', { side })}</span>
     </button>`
   }
 

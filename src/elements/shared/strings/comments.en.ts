@@ -35,13 +35,16 @@ export const commentsEn = {
   reportReason: 'Why are you reporting this?',
   reported: 'Reported. Thanks.',
   tail: 'Tail',
-  tailLabel: 'Take the same side: {side}',
+  /** Read after Tail, by screen readers only; its brackets are part of the text, so a locale can use its own. */
+  tailLabel: '(Take the same side: {side})',
   edited: 'edited',
   hiddenNotice: 'Hidden from others while it is reviewed',
   fromSeries: 'From another round',
   anonymous: 'Anonymous',
   stance: '{side} · {size} at {price}',
   stanceLabel: 'Held {side} when writing',
+  /** What a screen reader hears before the stance chip's text; `{label}` is `stanceLabel`. */
+  stanceSpoken: '{label}:',
   receiptOpen: 'Open',
   receiptPending: 'Awaiting settlement',
   receiptRight: 'Right',

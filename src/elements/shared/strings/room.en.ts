@@ -56,6 +56,10 @@ export const roomEn = {
   rank: '#{rank} of {population}',
   unranked: 'Unranked',
   record: '{right} right · {wrong} wrong',
+  /** Between a record chip's rank and its record (spaces on each side are added). */
+  recordSeparator: '·',
+  /** A record chip while its record loads (screen readers hear `loading`). */
+  loadingMark: '…',
   recordUnavailable: 'Record unavailable',
   verdictLabel: 'Verdict',
   verdictError: "Couldn't load the verdict.",

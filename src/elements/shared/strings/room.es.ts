@@ -54,6 +54,8 @@ export const roomEs: RoomStrings = {
   rank: '#{rank} de {population}',
   unranked: 'Sin clasificar',
   record: '{right} aciertos · {wrong} fallos',
+  recordSeparator: '·',
+  loadingMark: '…',
   recordUnavailable: 'Historial no disponible',
   verdictLabel: 'Veredicto',
   verdictError: 'No se pudo cargar el veredicto.',
