@@ -334,6 +334,15 @@ describe('<vk-market-comments>', () => {
     expect(vk.faults.requests.filter((r) => r.url.pathname === '/v1/social/posts')).to.have.length(1)
   })
 
+  it('§4.4 rule 1 "Prop focusPostId scrolls to and highlights row vk-post-<id>": a row eight pages down is found (each page read counts once toward the search\'s limit of ten)', async () => {
+    await makeVk()
+    const { market, posts } = await marketWithPosts(9)
+    const target = posts[0]
+    const el = await fixture<VkMarketComments>(html`<vk-market-comments market-id=${market.id} .limit=${1} focus-post-id=${target.id}></vk-market-comments>`)
+    await until(() => el.shadowRoot!.getElementById(`vk-post-${target.id}`), 'the focused row, on the ninth page', 15000)
+    expect(el.shadowRoot!.activeElement).to.equal(el.shadowRoot!.getElementById(`vk-post-${target.id}`))
+  })
+
   it('issue 9 "first render": focus-post-id on a row after the first pass is found on the first page (no page is loaded for it)', async () => {
     const vk = await makeVk()
     const n = FIRST_PASS_ROWS + 3

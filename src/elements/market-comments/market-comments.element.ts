@@ -98,7 +98,8 @@ export class VkMarketComments extends VkComments {
       this.focused = id
       row.scrollIntoView({ block: 'center' })
       row.focus({ preventScroll: true })
-    } else if (v.hasMore && !v.error && this.focusPages < FOCUS_PAGES_MAX) {
+    } else if (v.hasMore && !v.loadingMore && !v.error && !v.loadMoreError && this.focusPages < FOCUS_PAGES_MAX) {
+      // One count per page read: not again while that page is on its way (its own updates come through here).
       this.focusPages++
       // After this update, not inside it: loading changes the store, which schedules the next update.
       queueMicrotask(() => void v.loadMore())
