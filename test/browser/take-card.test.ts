@@ -322,6 +322,84 @@ describe('<vk-take-card>', () => {
     expect((await vk.client.posts('event', post.subjectRef)).posts.some((p) => p.id === post.id)).to.equal(false)
   })
 
+  it('§4.4 rule 4 Delete: a second press of the confirmation while the delete is on its way is ignored (aria-disabled, one request, no false failure)', async () => {
+    const vk = await makeVk()
+    const { post, author } = await take()
+    await vk.signIn(author.w)
+    const el = await card(post, { viewer: author.w.wallet })
+    const errors: unknown[] = []
+    el.addEventListener('vk-error', (e) => errors.push(e.detail.error))
+    ;(part(el, 'delete') as HTMLButtonElement).click()
+    await el.updateComplete
+    const confirm = deepAll<HTMLButtonElement>(el, '.confirm button').find((b) => text(b) === 'Delete')!
+    const release = vk.faults.hold(isPath(`/posts/${post.id}`, 'DELETE'))
+    confirm.click()
+    await el.updateComplete
+    const busyWhileSent = confirm.getAttribute('aria-disabled')
+    confirm.click()
+    // Let the held request go before any check, so a failing check leaves nothing hanging.
+    release()
+    expect(busyWhileSent).to.equal('true')
+    await until(() => !part(el, 'card'), 'card gone')
+    expect(vk.faults.requests.filter((r) => r.method === 'DELETE')).to.have.length(1)
+    expect(errors).to.deep.equal([])
+  })
+
+  it('§4.4 rule 4 "Agree (optimistic …)": a second press while the first is on its way waits for it: one request, and the card ends as the service has it', async () => {
+    const vk = await makeVk()
+    const { post } = await take()
+    await vk.signIn((await service()).wallet())
+    const el = await card(post)
+    const agree = () => part(el, 'agree') as HTMLButtonElement
+    const release = vk.faults.hold(isPath('/reactions', 'POST'))
+    agree().click()
+    await el.updateComplete
+    agree().click()
+    await el.updateComplete
+    const pressedWhileSent = agree().getAttribute('aria-pressed')
+    release()
+    expect(pressedWhileSent).to.equal('true')
+    await until(() => !vk.postActions().get().pending, 'react done')
+    expect(vk.faults.requests.filter((r) => r.method === 'POST' && r.url.pathname.endsWith('/reactions'))).to.have.length(1)
+    expect(agree().getAttribute('aria-pressed')).to.equal('true')
+    const page = await vk.client.posts('event', post.subjectRef)
+    expect(page.posts.find((p) => p.id === post.id)?.agrees).to.equal(1)
+  })
+
+  it('§4.4 rule 4 Agree and Delete answer for their own post: a card handed another post while they are on their way shows nothing of them', async () => {
+    const vk = await makeVk()
+    const { post, author } = await take()
+    const other = (await take({ body: 'another take' })).post
+    await vk.signIn(author.w)
+    // Agree on someone else's post (the author of `other` is not this reader), then the card is handed `post`.
+    const el = await card(other)
+    const holdReact = vk.faults.hold(isPath('/reactions', 'POST'), 500)
+    ;(part(el, 'agree') as HTMLButtonElement).click()
+    await el.updateComplete
+    el.post = post
+    await el.updateComplete
+    holdReact()
+    await until(() => !vk.postActions().get().pending, 'react done')
+    await el.updateComplete
+    expect(!!deep(el, '[role="alert"]'), "no failure line for the other post's agree").to.equal(false)
+    expect(text(part(el, 'body')!)).to.equal('the data says so')
+    // Delete `post` (the reader's own), then the card is handed `other` before the answer: `other` stays shown.
+    el.viewer = author.w.wallet
+    await el.updateComplete
+    ;(part(el, 'delete') as HTMLButtonElement).click()
+    await el.updateComplete
+    const holdDelete = vk.faults.hold(isPath(`/posts/${post.id}`, 'DELETE'))
+    deepAll<HTMLButtonElement>(el, '.confirm button').find((b) => text(b) === 'Delete')!.click()
+    await el.updateComplete
+    el.post = other
+    await el.updateComplete
+    holdDelete()
+    await until(() => !vk.postActions().get().pending, 'delete done')
+    await el.updateComplete
+    expect(!!part(el, 'card'), 'the card still shows the post it was handed').to.equal(true)
+    expect(text(part(el, 'body')!)).to.equal('another take')
+  })
+
   it('§4.4 rule 4 "Report only on another\'s post, signed in, with moderation on"', async () => {
     const s = await service()
     const { post, author } = await take()

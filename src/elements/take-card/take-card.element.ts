@@ -3,7 +3,7 @@ import type { OutcomeLabel, Post } from '../../contract/types.ts'
 import { formatAmount, sideLabel, takeReceipt } from '../../core/index.ts'
 import { Composer } from '../shared/composer.ts'
 import { failureText, joinOffer, writeFailureText } from '../shared/failures.ts'
-import { mayMoveFocus } from '../shared/pending.ts'
+import { busy, mayMoveFocus } from '../shared/pending.ts'
 import { absoluteTime, formatBps, relativeTime } from '../shared/format.ts'
 import { displayName, isSessionsPost, isViewersPost, safeAvatarUrl } from '../shared/identity.ts'
 import { ReaderChange } from '../shared/reader-change.ts'
@@ -105,6 +105,7 @@ export class VkTakeCard extends VkElement {
     agreeShown: { state: true },
     failure: { state: true },
     gone: { state: true },
+    deleting: { state: true },
   }
 
   /** The post to show. */
@@ -141,6 +142,10 @@ export class VkTakeCard extends VkElement {
   /** A failed agree or delete: its error (its sentence is looked up by code when shown) and the fallback sentence. */
   declare private failure: { key: keyof CommentsStrings; error: unknown } | null
   declare private gone: boolean
+  /** The delete is on its way: its confirmation ignores another press (one request, one outcome). */
+  declare private deleting: boolean
+  /** An Agree is on its way: another press waits for it (the service applies presses in order, and so does the card). */
+  private agreeing = false
 
   private readonly uid = `c${++seq}`
   private readonly vk = new VenuekitController(this)
@@ -170,6 +175,7 @@ export class VkTakeCard extends VkElement {
     this.agreeShown = null
     this.failure = null
     this.gone = false
+    this.deleting = false
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
@@ -213,19 +219,26 @@ export class VkTakeCard extends VkElement {
   private async agree() {
     const p = this.post
     const actions = this.actions
-    if (!p || !actions || !this.signedIn('agree') || isSessionsPost(p.author, this.session.value)) return
+    if (!p || !actions || this.agreeing || !this.signedIn('agree') || isSessionsPost(p.author, this.session.value)) return
     const now = this.agreeShown ?? { agreed: !!p.agreed, agrees: p.agrees }
     const active = !now.agreed
     this.failure = null
     this.agreeShown = { agreed: active, agrees: Math.max(0, now.agrees + (active ? 1 : -1)) }
-    const mine = this.reader.mine()
+    // Still this reader, and still this post (the card can be handed another post meanwhile).
+    const reader = this.reader.mine()
+    const mine = () => reader() && this.post?.id === p.id
+    this.agreeing = true
     try {
       const r = await actions.react(p, active)
       if (mine()) this.agreeShown = { agreed: r.agreed, agrees: r.agrees }
     } catch (error) {
       // The store rolled back its copies; roll back ours.
-      this.agreeShown = null
-      if (mine()) this.fail('agreeFailed', error)
+      if (mine()) {
+        this.agreeShown = null
+        this.fail('agreeFailed', error)
+      }
+    } finally {
+      this.agreeing = false
     }
   }
 
@@ -249,17 +262,22 @@ export class VkTakeCard extends VkElement {
     const p = this.post
     if (!p || !this.actions) return false
     const edited = await this.actions.edit(p.id, body)
+    // Handed another post meanwhile: that one's view stays as it is.
+    if (this.post?.id !== p.id) return
     this.close('edit')
     if (edited && typeof edited === 'object' && 'body' in edited) this.post = { ...p, ...(edited as Post) }
   }
 
   private async deletePost() {
     const p = this.post
-    if (!p || !this.actions) return
+    if (!p || !this.actions || this.deleting) return
     this.failure = null
-    const mine = this.reader.mine()
+    const reader = this.reader.mine()
+    const mine = () => reader() && this.post?.id === p.id
+    this.deleting = true
     try {
       await this.actions.remove(p.id)
+      if (this.post?.id !== p.id) return
       const refocus = mayMoveFocus(this)
       const next = this.neighbour()
       this.gone = true
@@ -267,6 +285,8 @@ export class VkTakeCard extends VkElement {
       if (refocus) this.updateComplete.then(() => (next ?? this.renderRoot.querySelector<HTMLElement>(`#${this.uid}-deleted`))?.focus())
     } catch (error) {
       if (mine()) this.fail('deleteFailed', error)
+    } finally {
+      this.deleting = false
     }
   }
 
@@ -444,7 +464,7 @@ export class VkTakeCard extends VkElement {
         >
           <span id="${this.uid}-confirm">${t('confirmDelete')}</span>
           <button type="button" class="vk-button" id="${this.uid}-delete" @click=${() => this.close('delete')}>${t('cancel')}</button>
-          <button type="button" class="vk-button danger" @click=${this.deletePost}>${t('delete')}</button>
+          <button type="button" class="vk-button danger" ${busy(this.deleting)} @click=${this.deletePost}>${t('delete')}</button>
         </div>`
       case 'report':
         return this.reportForm.render(
