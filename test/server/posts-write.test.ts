@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { LIMITS } from '../../src/contract/limits.ts'
 import { addMarket, call, expectError, ON_POSTGRES, signIn, startTestService, type TestService } from '../helpers/service.ts'
+import { claimVenue } from '../helpers/venues.ts'
 
 let svc: TestService
 before(async () => {
@@ -307,5 +308,23 @@ describe('posts: write path', () => {
     for (const body of ['\u06dd', '\u0600\u0661']) assert.equal((await call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body } })).status, 201, JSON.stringify(body))
     const other = await signIn(svc)
     for (const reason of invisible) expectError(await call(svc, 'POST', `/v1/social/posts/${id}/reports`, { token: other.token, body: { reason } }), 400, 'validation-failed', "'reason' must not be empty")
+  })
+
+  it('the same rule for every short text a user names things with: a room title, a key label and a display name made only of invisible characters are "must not be empty", and nothing is written', async () => {
+    const invisible = ['\u200b', '\u200b\u200c\u200d', ' \u2060\ufeff ', '\u3164', '\u00ad']
+    const v = await claimVenue(svc)
+    const rooms = async () => (await svc.ctx.db.selectFrom('rooms').select('id').where('venue_id', '=', v.venueId).execute()).length
+    const keys = async () => (await svc.ctx.db.selectFrom('venue_keys').select('key_hash').where('venue_id', '=', v.venueId).execute()).length
+    const [roomsBefore, keysBefore] = [await rooms(), await keys()]
+    for (const text of invisible) {
+      const room = { venueId: v.venueId, subjectType: 'topic', subjectRef: 'x', visibility: 'public', title: text }
+      expectError(await call(svc, 'POST', '/v1/rooms', { token: v.owner.token, body: room }), 400, 'validation-failed', "'title' must not be empty")
+      expectError(await call(svc, 'POST', '/admin/keys', { token: v.owner.token, body: { venueId: v.venueId, scopes: ['read'], label: text } }), 400, 'validation-failed', "'label' must not be empty")
+      expectError(await call(svc, 'PUT', '/v1/me/profile', { token: v.owner.token, body: { name: text } }), 400, 'validation-failed', "'name' must not be empty")
+    }
+    assert.deepEqual([await rooms(), await keys()], [roomsBefore, keysBefore])
+    assert.equal((await call(svc, 'GET', `/v1/social/profiles?wallets=${v.owner.wallet}`)).body.profiles[v.owner.wallet].name, null)
+    // A visible character among them is text.
+    assert.equal((await call(svc, 'PUT', '/v1/me/profile', { token: v.owner.token, body: { name: '\u200bAda\u200b' } })).status, 200)
   })
 })

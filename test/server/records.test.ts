@@ -123,7 +123,12 @@ describe('§2.12 settled records', () => {
     expectError(await call(svc, 'GET', `/v1/records?wallets=${w}&facet=category`), 400, 'validation-failed')
     expectError(await call(svc, 'GET', `/v1/records?wallets=${w}&author=x`), 400, 'unsupported-param')
     const many = Array.from({ length: 201 }, () => newWallet().address)
-    expectError(await call(svc, 'GET', `/v1/records?wallets=${many.join(',')}`), 400, 'too-many-ids')
+    expectError(await call(svc, 'GET', `/v1/records?wallets=${many.join(',')}`), 400, 'too-many-ids', "'wallets' names more than 200 wallets; split the request")
+    // The same list rules as every other id list (one parser): an empty entry is refused, the cap counts distinct wallets.
+    expectError(await call(svc, 'GET', `/v1/records?wallets=${w},,${newWallet().address}`), 400, 'validation-failed', "'wallets' has an empty entry; give a comma-separated list of wallets")
+    const same = await call(svc, 'GET', `/v1/records?wallets=${Array(201).fill(w).join(',')}`)
+    assert.equal(same.status, 200)
+    assert.deepEqual(Object.keys(same.body.records), [w.toLowerCase()])
   })
 })
 
@@ -251,6 +256,11 @@ describe('§2.12 market verdicts', () => {
     expectError(await call(svc, 'GET', '/v1/markets/verdicts?ids=0x12'), 400, 'validation-failed')
     expectError(await call(svc, 'GET', `/v1/markets/verdicts?ids=${newMarketId()}&x=1`), 400, 'unsupported-param')
     const many = Array.from({ length: 101 }, () => newMarketId())
-    expectError(await call(svc, 'GET', `/v1/markets/verdicts?ids=${many.join(',')}`), 400, 'too-many-ids')
+    expectError(await call(svc, 'GET', `/v1/markets/verdicts?ids=${many.join(',')}`), 400, 'too-many-ids', "'ids' names more than 100 market ids; split the request")
+    // §4.1 "the same set of ids in any order or casing shares one cached read": a repeated id counts once toward the cap, as on take counts.
+    const one = newMarketId()
+    const same = await call(svc, 'GET', `/v1/markets/verdicts?ids=${Array(101).fill(one).join(',')}`)
+    assert.equal(same.status, 200)
+    expectError(await call(svc, 'GET', `/v1/markets/verdicts?ids=${one},`), 400, 'validation-failed', "'ids' has an empty entry; give a comma-separated list of market ids")
   })
 })

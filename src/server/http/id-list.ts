@@ -3,6 +3,8 @@
  * entries are lowercased and deduplicated (order of first appearance kept), and the distinct count is
  * capped. Failures are 400 naming the parameter and the offending entry.
  */
+import { MARKET_ID_RE, WALLET_RE } from '../../contract/ids.ts'
+import { LIMITS } from '../../contract/limits.ts'
 import { ApiError } from './errors.ts'
 
 export interface IdListRule {
@@ -33,3 +35,11 @@ export function parseIdList(raw: string | undefined, rule: IdListRule): string[]
   }
   return [...out]
 }
+
+/** `ids=`: market ids, at most `max` distinct per request. */
+export const marketIds = (raw: string | undefined, max: number): string[] =>
+  parseIdList(raw, { param: 'ids', what: 'a market id (0x and 64 hex characters)', re: MARKET_ID_RE, max, noun: 'market ids' })
+
+/** `wallets=`: wallet addresses, at most LIMITS.walletsPerBatch distinct per request. */
+export const walletList = (raw: string | undefined): string[] =>
+  parseIdList(raw, { param: 'wallets', what: 'a wallet address (0x and 40 hex characters)', re: WALLET_RE, max: LIMITS.walletsPerBatch, noun: 'wallets' })

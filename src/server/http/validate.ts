@@ -4,8 +4,22 @@
  */
 import type { Context } from 'hono'
 import { z } from 'zod'
-import { LIMITS } from '../../contract/limits.ts'
+import { LIMITS, hasVisibleText } from '../../contract/limits.ts'
 import { ApiError } from './errors.ts'
+
+export const noNul = (s: string) => !s.includes('\u0000')
+
+/**
+ * A user's short text (a room title, a key label, a display name, a report reason): trimmed, with at least one
+ * visible character (whitespace and invisible format characters alone are empty), at most `max`, no NUL.
+ */
+export const zText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .refine(hasVisibleText, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine(noNul, 'must not contain NUL characters')
 
 const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`)
 

@@ -5,7 +5,7 @@ import { PATHS } from '../../contract/paths.ts'
 import type { MeResult } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
-import { parseBody, zVenueId, zWallet } from '../http/validate.ts'
+import { parseBody, zText, zVenueId, zWallet } from '../http/validate.ts'
 import { createSession, issueNonce, requireCaller, verifySignedMessage } from '../auth/session.ts'
 import { profilesFor } from '../services/profiles.ts'
 import { linkWallet } from '../services/accounts.ts'
@@ -15,14 +15,7 @@ const nonceBody = z.strictObject({ address: zWallet })
 const verifyBody = z.strictObject({ message: z.string().min(1).max(4000), signature: zSignature, venueId: zVenueId.nullish() })
 const linkBody = z.strictObject({ message: z.string().min(1).max(4000), signature: zSignature })
 const profileBody = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(40)
-    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
-    .nullable()
-    .optional(),
+  name: zText(40).nullable().optional(),
   avatarUrl: z
     .url({ protocol: /^https?$/ })
     .max(500)

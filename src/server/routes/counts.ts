@@ -1,14 +1,13 @@
 /** Take counts per market (§2.6, §4.1, public) and counts grouped by a taxonomy axis (§4.1). */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { MARKET_ID_RE } from '../../contract/ids.ts'
 import { LIMITS } from '../../contract/limits.ts'
 import { COUNT_AXES, COUNTS_PARAMS, TAKE_COUNT_PARAMS } from '../../contract/params.ts'
 import { PATHS } from '../../contract/paths.ts'
 import type { TakeCountsResult } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
-import { parseIdList } from '../http/id-list.ts'
+import { marketIds } from '../http/id-list.ts'
 import { parseQuery, zVenueId } from '../http/validate.ts'
 import { checkAxis, countsBy } from '../services/counts.ts'
 import { takeCounts } from '../services/take-counts.ts'
@@ -24,13 +23,7 @@ export function countRoutes(ctx: ServiceContext) {
   // that venue hid, as `venue` does (§5.3).
   app.get(PATHS.takeCounts, async (c) => {
     const q = parseQuery(c, TAKE_COUNT_PARAMS, takeCountsQuery)
-    const ids = parseIdList(q.ids, {
-      param: 'ids',
-      what: 'a market id (0x and 64 hex characters)',
-      re: MARKET_ID_RE,
-      max: LIMITS.takeCountIdsPerRequest,
-      noun: 'market ids',
-    })
+    const ids = marketIds(q.ids, LIMITS.takeCountIdsPerRequest)
     const result: TakeCountsResult = { counts: await takeCounts(ctx, ids, readOverlay(q.venue, await venueOfRead(ctx, c))) }
     return c.json(result)
   })

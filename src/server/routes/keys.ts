@@ -4,18 +4,13 @@ import { z } from 'zod'
 import { PATHS } from '../../contract/paths.ts'
 import { requireCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
-import { parseBody, zWallet } from '../http/validate.ts'
+import { parseBody, zText, zWallet } from '../http/validate.ts'
 import { issueKey } from '../services/venues.ts'
 
 const zKeyRequest = z.strictObject({
   venueId: z.string(),
   scopes: z.array(z.string().max(40), { message: 'must be an array of read, trade' }).max(8, 'must name read and/or trade'),
-  label: z
-    .string({ message: 'must be a string' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(80, 'must be at most 80 characters')
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+  label: zText(80),
   /** Operators only: allocate the venue to this wallet's account (§5.5 operator-allocated ids). */
   owner: zWallet.optional(),
 })

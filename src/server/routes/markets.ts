@@ -1,14 +1,13 @@
 /** Markets as the chain source serves them: a batch by ids, and one by id. */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { MARKET_ID_RE } from '../../contract/ids.ts'
 import { LIMITS } from '../../contract/limits.ts'
 import { MARKETS_PARAMS } from '../../contract/params.ts'
 import { PATHS } from '../../contract/paths.ts'
 import type { MarketsResult } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { notFound } from '../http/errors.ts'
-import { parseIdList } from '../http/id-list.ts'
+import { marketIds } from '../http/id-list.ts'
 import { parseParam, parseQuery, zMarketId, zNoQuery } from '../http/validate.ts'
 
 const marketsQuery = z.object({ ids: z.string().optional() })
@@ -19,13 +18,7 @@ export function marketRoutes(ctx: ServiceContext) {
   /** Unknown ids are absent from `markets`. */
   app.get(PATHS.markets, async (c) => {
     const q = parseQuery(c, MARKETS_PARAMS, marketsQuery)
-    const ids = parseIdList(q.ids, {
-      param: 'ids',
-      what: 'a market id (0x and 64 hex characters)',
-      re: MARKET_ID_RE,
-      max: LIMITS.marketIdsPerRequest,
-      noun: 'market ids',
-    })
+    const ids = marketIds(q.ids, LIMITS.marketIdsPerRequest)
     const result: MarketsResult = { markets: {} }
     for (const [id, m] of await ctx.chain.markets(ids)) result.markets[id] = m
     return c.json(result)

@@ -7,14 +7,13 @@ import type { ServiceContext } from '../context.ts'
 import { requireCaller } from '../auth/session.ts'
 import { walletOwner, withWalletAccount } from '../services/accounts.ts'
 import { ApiError, notFound } from '../http/errors.ts'
-import { checkSubject, parseParam, parseQuery, parseValues, readJson, zMarketId, zNoQuery, zPostId, zRoom, zSubjectType, zWallet } from '../http/validate.ts'
+import { checkSubject, parseParam, parseQuery, parseValues, readJson, zMarketId, zNoQuery, zPostId, zRoom, zSubjectType, zText, zWallet, noNul } from '../http/validate.ts'
 import type { MyStanceResult } from '../../contract/types.ts'
 import { provenStance } from '../chain/source.ts'
 import { createPost, deletePost, editPost, reactPost, reportPost } from '../services/posts.ts'
 import { placeInRoom } from '../services/room-placement.ts'
 import { venueOfRequest } from '../services/venue-of-request.ts'
 
-const noNul = (s: string) => !s.includes('\u0000')
 export const zBody = z
   .string({ message: 'must be a string' })
   .transform((s) => s.trim())
@@ -25,7 +24,7 @@ export const zBody = z
       .max(LIMITS.bodyMaxChars, `must be at most ${LIMITS.bodyMaxChars} characters`)
       .refine(noNul, 'must not contain NUL characters'),
   )
-const zReason = z.string().trim().refine(hasVisibleText, 'must not be empty').max(LIMITS.reasonMaxChars, `must be at most ${LIMITS.reasonMaxChars} characters`).refine(noNul, 'must not contain NUL characters')
+const zReason = zText(LIMITS.reasonMaxChars)
 const createPostBody = z.strictObject({
   subjectType: zSubjectType,
   subjectRef: z.string({ message: 'must be a string' }).max(200),

@@ -1,14 +1,13 @@
 /** A person's posts (§2.4, §4.2 `postsByAuthor`) and batched profiles (§1.7, §2.12 `useProfiles`). */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { WALLET_RE } from '../../contract/ids.ts'
 import { LIMITS } from '../../contract/limits.ts'
 import { PROFILE_POSTS_PARAMS, PROFILES_PARAMS } from '../../contract/params.ts'
 import { PATHS } from '../../contract/paths.ts'
 import type { ProfilesResult } from '../../contract/types.ts'
 import { resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
-import { parseIdList } from '../http/id-list.ts'
+import { walletList } from '../http/id-list.ts'
 import { decodePostIdCursor } from '../http/id-cursor.ts'
 import { parseParam, parseQuery, zBoolParam, zCursor, zLimit, zVenueId, zWallet } from '../http/validate.ts'
 import { readAuthorPosts } from '../services/author-posts.ts'
@@ -46,13 +45,7 @@ export function profileRoutes(ctx: ServiceContext) {
 
   app.get(PATHS.profiles, async (c) => {
     const q = parseQuery(c, PROFILES_PARAMS, profilesQuery)
-    const wallets = parseIdList(q.wallets, {
-      param: 'wallets',
-      what: 'a wallet address (0x and 40 hex characters)',
-      re: WALLET_RE,
-      max: LIMITS.walletsPerBatch,
-      noun: 'wallets',
-    })
+    const wallets = walletList(q.wallets)
     const result: ProfilesResult = { profiles: await profilesFor(ctx, wallets) }
     return c.json(result)
   })

@@ -8,21 +8,22 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { MARKET_ID_RE, NODE_TYPES, WALLET_RE, type NodeType } from '../../contract/ids.ts'
+import { NODE_TYPES, type NodeType } from '../../contract/ids.ts'
 import { LIMITS } from '../../contract/limits.ts'
 import { PATHS } from '../../contract/paths.ts'
 import type { LeaderboardResult, NodeRef, RecordsResult, SettledRecord, VerdictsResult } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
+import { marketIds, walletList } from '../http/id-list.ts'
 import { parseQuery, zCursor, zLimit, zNodeRef } from '../http/validate.ts'
 import { boardPage } from '../services/leaderboard.ts'
 import { populationAt, recordsFor } from '../services/records.ts'
 import { verdictsFor } from '../services/verdicts.ts'
 
 const FACET_HINT = `'<type>:<ref>' with type one of ${NODE_TYPES.join(', ')}`
-const recordsQuery = z.object({ wallets: z.string({ message: 'is required' }).max(20_000), facet: z.string().max(200).optional() })
+const recordsQuery = z.object({ wallets: z.string().max(20_000).optional(), facet: z.string().max(200).optional() })
 const leaderboardQuery = z.object({ scope: z.string().max(200).optional(), limit: zLimit.optional(), cursor: zCursor.optional() })
-const verdictsQuery = z.object({ ids: z.string({ message: 'is required' }).max(20_000) })
+const verdictsQuery = z.object({ ids: z.string().max(20_000).optional() })
 
 /** `<type>:<ref>` to a node; the ref may itself contain ':'. */
 export function parseFacet(v: string, param: string): NodeRef {
@@ -35,20 +36,12 @@ export function parseFacet(v: string, param: string): NodeRef {
   return { type: type as NodeType, ref }
 }
 
-function idList(v: string, param: string, max: number, re: RegExp, what: string): string[] {
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean)
-  if (!list.length) throw new ApiError(400, 'validation-failed', `'${param}' must list at least one ${what}`, { param })
-  if (list.length > max) throw new ApiError(400, 'too-many-ids', `'${param}' lists ${list.length} ${what}s; at most ${max} per request`, { param })
-  for (const s of list) if (!re.test(s)) throw new ApiError(400, 'validation-failed', `'${param}' has '${s.slice(0, 80)}', which is not a ${what}`, { param })
-  return [...new Set(list.map((s) => s.toLowerCase()))]
-}
-
 export function recordRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
   app.get(PATHS.records, async (c) => {
     const q = parseQuery(c, ['wallets', 'facet'], recordsQuery)
-    const wallets = idList(q.wallets, 'wallets', LIMITS.walletsPerBatch, WALLET_RE, 'wallet address')
+    const wallets = walletList(q.wallets)
     const facet = q.facet ? parseFacet(q.facet, 'facet') : null
     const owners = await ctx.db.selectFrom('wallets').select(['address', 'account_id']).where('address', 'in', wallets).execute()
     const accountOf = new Map(owners.map((o) => [o.address, o.account_id]))
@@ -76,7 +69,7 @@ export function recordRoutes(ctx: ServiceContext) {
 
   app.get(PATHS.verdicts, async (c) => {
     const q = parseQuery(c, ['ids'], verdictsQuery)
-    const ids = idList(q.ids, 'ids', LIMITS.takeCountIdsPerRequest, MARKET_ID_RE, 'market id')
+    const ids = marketIds(q.ids, LIMITS.takeCountIdsPerRequest)
     const body: VerdictsResult = { verdicts: await verdictsFor(ctx, ids) }
     return c.json(body)
   })

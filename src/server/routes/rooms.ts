@@ -12,7 +12,7 @@ import type { Board, NodeRef, RoomList } from '../../contract/types.ts'
 import { requireCaller, resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
-import { checkSubject, parseBody, parseParam, parseQuery, zCursor, zLimit, zNoQuery, zRoom, zVenueId, zWallet } from '../http/validate.ts'
+import { checkSubject, parseBody, parseParam, parseQuery, zCursor, zLimit, zNoQuery, zRoom, zText, zVenueId, zWallet } from '../http/validate.ts'
 import { boardPage } from '../services/leaderboard.ts'
 import { addMember, headcount, joinRoom, leaveRoom, membershipOf, removeMember } from '../services/membership.ts'
 import { createRoom, findRoom, listRooms, requireRoomAdmin, resolveRoom, roomFromRow } from '../services/rooms.ts'
@@ -23,12 +23,7 @@ const zNewRoom = z.strictObject({
   subjectType: z.enum(NODE_TYPES, { message: `must be a taxonomy node type: ${NODE_TYPES.join(', ')}` }),
   subjectRef: z.string().max(200),
   visibility: z.enum(['public', 'private'], { message: "must be 'public' or 'private'" }),
-  title: z
-    .string({ message: 'must be a string' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(80, 'must be at most 80 characters')
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+  title: zText(80),
   self: z.boolean({ message: 'must be true or false' }).optional(),
 })
 const roomListQuery = z.object({ venueId: zVenueId.optional() })
