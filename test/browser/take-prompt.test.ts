@@ -228,6 +228,31 @@ describe('<vk-take-prompt> (§3.4)', () => {
     await until(() => !isOpen(el), 'skipped')
   })
 
+  it('§3.4 "open → … answered by Skip or a posted take": while the take is on its way, Skip and Escape do nothing (aria-disabled), so the prompt is answered once, by the take', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    const el = await page(vk)
+    const answers: string[] = []
+    el.addEventListener('vk-take-prompt-answered', (e) => answers.push(e.detail.answer))
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open')
+    const release = vk.faults.hold(isPath('/v1/social/posts', 'POST'))
+    deep<HTMLTextAreaElement>(el, 'textarea')!.value = 'because of the data'
+    deep<HTMLButtonElement>(el, '[part="post"]')!.click()
+    await el.updateComplete
+    const skip = deep<HTMLButtonElement>(el, '[part="skip"]')!
+    const disabledWhilePosting = skip.getAttribute('aria-disabled')
+    skip.click()
+    deep(el, 'textarea')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }))
+    await el.updateComplete
+    const openWhilePosting = isOpen(el)
+    release()
+    expect(disabledWhilePosting).to.equal('true')
+    expect(openWhilePosting).to.equal(true)
+    await until(() => !isOpen(el), 'answered by the take')
+    expect(answers).to.deep.equal(['posted'])
+  })
+
   it('issue 7 "every visible string is replaceable": a network failure reads in the provider\'s locale (Spanish), never the SDK\'s English; the error is in vk-error', async () => {
     const vk = await makeVk()
     const { w, market } = await buyer(vk)

@@ -178,7 +178,8 @@ export class VkTakePrompt extends VkElement {
 
   private skip() {
     const p = this.shown()
-    if (!p) return
+    // While a take is on its way the prompt is being answered by it: one answer (§3.4), never both.
+    if (!p || this.posting) return
     const { marketId, side } = p
     this.restoreFocus()
     p.skip()
@@ -227,7 +228,7 @@ export class VkTakePrompt extends VkElement {
           <button type="submit" part="post" class="vk-button primary" ${busy(this.posting)}>
             ${this.posting ? s.t('promptPosting') : s.t('promptPost')}
           </button>
-          <button type="button" part="skip" class="vk-button" @click=${this.skip}>${s.t('promptSkip')}</button>
+          <button type="button" part="skip" class="vk-button" ${busy(this.posting, false)} @click=${this.skip}>${s.t('promptSkip')}</button>
         </div>
         ${this.failure ? html`<p part="error" role="alert">${failureText(s, this.failure.error, 'promptFailed')}</p>` : nothing}
       </form>
