@@ -155,6 +155,35 @@ describe('<vk-follow-button>', () => {
     await expect(el).to.be.accessible()
   })
 
+  it('a failed follow\'s line belongs to its reader and its subject: it goes when another reader signs in, when the button is pointed at another subject, and an answer for a previous subject shows nothing', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    await vk.signIn(s.wallet())
+    const el = await button(freshRef('follow'))
+    await until(() => pressed(el) === 'false', 'loaded')
+    const off = vk.faults.fail(isPath('/v1/social/follows/', 'PUT'))
+    btn(el).click()
+    await until(() => deep(el, '[part="error"]'), 'error line')
+    // Another subject: the line goes.
+    el.subjectRef = freshRef('follow')
+    await until(() => pressed(el) === 'false' && !deep(el, '[part="error"]'), 'the new subject, without the old failure')
+    btn(el).click()
+    await until(() => deep(el, '[part="error"]'), 'error line again')
+    // Another reader: the line goes.
+    await vk.signIn(s.wallet())
+    await until(() => pressed(el) === 'false' && !deep(el, '[part="error"]'), "the new reader's state, without the old reader's failure")
+    // A failure that lands after the subject changed is not shown for the new subject.
+    off()
+    const release = vk.faults.hold(isPath('/v1/social/follows/', 'PUT'), 500)
+    btn(el).click()
+    await el.updateComplete
+    el.subjectRef = freshRef('follow')
+    await until(() => pressed(el) === 'false', 'the next subject loaded')
+    release()
+    await new Promise((r) => setTimeout(r, 150))
+    expect(!!deep(el, '[part="error"]')).to.equal(false)
+  })
+
   it('§9.3 without a client provider it renders nothing', async () => {
     disposeVk()
     const el = await button(freshRef('follow'))

@@ -1,6 +1,7 @@
-import { html, nothing } from 'lit'
+import { html, nothing, type PropertyValues } from 'lit'
 import { busy } from '../shared/pending.ts'
 import type { SubjectType } from '../../contract/ids.ts'
+import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
 import type { RoomStrings } from '../shared/strings/index.ts'
@@ -54,6 +55,8 @@ export class VkFollowButton extends VkElement {
   private readonly state = new StoreBinding(this, () =>
     this.vk.value && this.subjectType && this.subjectRef ? this.vk.value.follow(this.subjectType, this.subjectRef) : null,
   )
+  /** Another reader: the previous one's failure line goes. */
+  private readonly reader = new ReaderChange(this, () => this.session.value, () => (this.failed = false))
   /** The refreshKey of the state the reader saw when they pressed. */
   private shownKey: unknown
 
@@ -71,14 +74,23 @@ export class VkFollowButton extends VkElement {
     // Act only on a state read for this session (§2.12): never toggle from a stale, latched value.
     if (!s || s.loading || s.pending || s.following == null || s.refreshKey !== this.shownKey) return
     const to = !s.following
+    const [subjectType, subjectRef] = [this.subjectType!, this.subjectRef!]
+    // Still this reader, and still this subject: an answer for another says nothing here.
+    const reader = this.reader.mine()
+    const mine = () => reader() && this.subjectType === subjectType && this.subjectRef === subjectRef
     this.failed = false
     try {
       await (to ? s.follow() : s.unfollow())
-      this.emit('vk-follow-change', { subjectType: this.subjectType!, subjectRef: this.subjectRef!, following: to })
+      this.emit('vk-follow-change', { subjectType, subjectRef, following: to })
     } catch (error) {
-      this.failed = true
+      if (mine()) this.failed = true
       this.emit('vk-error', { error })
     }
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    // Another subject: the previous one's failure line goes.
+    if (changed.has('subjectType') || changed.has('subjectRef')) this.failed = false
   }
 
   override render() {
