@@ -285,6 +285,36 @@ describe('<vk-room-feed>', () => {
     expect(refusal(el)).to.equal(null)
   })
 
+  it('issue 7 rule 1: a join or a post answers for the room it was made in: when the element is pointed at another room meanwhile, its refusal or failure is not shown there', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom('private')
+    const other = await s.room(v, { type: 'category', ref: freshRef('room') }, 'public')
+    await vk.signIn({ ...s.operator(), venueId: v.venueId })
+    const el = await room(roomId)
+    await until(() => joinCard(el), 'join card')
+    // The private room refuses the join; the answer lands after the element moved to the other room.
+    const releaseJoin = vk.faults.hold(isPath('/join', 'POST'))
+    deep<HTMLButtonElement>(joinCard(el)!, '[part="join"]')!.click()
+    await el.updateComplete
+    el.roomId = other
+    await until(() => loaded(el) && joinCard(el), "the other room's join card")
+    releaseJoin()
+    await until(() => !vk.faults.requests.every((r) => !r.url.pathname.endsWith('/join')), 'join sent')
+    await new Promise((r) => setTimeout(r, 200))
+    expect(refusal(el), "the private room's refusal").to.equal(null)
+    // A post that fails after the element moved back: no failure line under the room now shown.
+    el.roomId = roomId
+    await until(() => loaded(el) && composer(el), 'the private room again')
+    const releasePost = vk.faults.hold(isPath('/v1/social/posts', 'POST'), 500)
+    await write(el, 'into the first room')
+    await el.updateComplete
+    el.roomId = other
+    await until(() => loaded(el) && composer(el), 'the other room again')
+    releasePost()
+    await new Promise((r) => setTimeout(r, 200))
+    expect(refusal(el), "the first room's failure").to.equal(null)
+  })
+
   it('issue 7 rule 1 membership path "a private room, refused": \'this room is not open to join\'', async () => {
     const vk = await makeVk()
     const { s, roomId, v } = await venueRoom('private')

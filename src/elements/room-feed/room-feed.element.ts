@@ -188,6 +188,16 @@ export class VkRoomFeed extends VkElement {
     return this.subjectType && this.subjectRef ? [this.subjectType, this.subjectRef] : null
   }
 
+  /**
+   * Whether an answer still speaks to what is shown: `mine()` is true while the same reader is signed in and
+   * the element still shows the room (or section) the request was made from; `reader()` only the former.
+   */
+  private answerFor() {
+    const reader = this.reader.mine()
+    const at = this.shownTarget
+    return { reader, mine: () => reader() && this.shownTarget === at }
+  }
+
   /** Shows a failed post, join or leave by the composer or the Join card, and reports it (`vk-error`). */
   private failed(at: 'membership' | 'post', error: unknown) {
     this.refusal = { at, text: at === 'post' ? writeFailureText(this.str, error, 'postFailed') : failureText(this.str, error, 'failGeneric') }
@@ -203,7 +213,7 @@ export class VkRoomFeed extends VkElement {
     }
     if (!actions || !subject) return false
     this.refusal = null
-    const mine = this.reader.mine()
+    const { mine } = this.answerFor()
     try {
       const post = await actions.create(subject[0], subject[1], body, this.roomId ? { room: this.roomId } : {})
       // A follower's first post made them a member (§3.3): read the membership again.
@@ -219,14 +229,17 @@ export class VkRoomFeed extends VkElement {
     const m = this.member.value
     if (!m || !this.roomId) return
     this.refusal = null
-    const mine = this.reader.mine()
+    const { reader, mine } = this.answerFor()
+    const roomId = m.room?.id ?? this.roomId
     try {
       const r = await m.join()
-      if (!mine()) return
-      if (r.refused) this.refusal = { at: 'membership', text: this.str.t('joinRefused') }
-      else {
-        this.focusTo = 'leave'
-        this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: true })
+      if (!reader()) return
+      if (r.refused) {
+        if (mine()) this.refusal = { at: 'membership', text: this.str.t('joinRefused') }
+      } else {
+        // Focus follows to Leave only in the room that was joined; the page hears of the join either way.
+        if (mine()) this.focusTo = 'leave'
+        this.emit('vk-membership-change', { roomId, member: true })
       }
     } catch (e) {
       if (mine()) this.failed('membership', e)
@@ -237,13 +250,16 @@ export class VkRoomFeed extends VkElement {
     const m = this.member.value
     if (!m || !this.roomId) return
     this.refusal = null
-    const mine = this.reader.mine()
+    const { reader, mine } = this.answerFor()
+    const roomId = m.room?.id ?? this.roomId
     try {
       await m.leave()
-      if (!mine()) return
-      this.focusTo = 'join'
-      this.requestUpdate()
-      this.emit('vk-membership-change', { roomId: m.room?.id ?? this.roomId, member: false })
+      if (!reader()) return
+      if (mine()) {
+        this.focusTo = 'join'
+        this.requestUpdate()
+      }
+      this.emit('vk-membership-change', { roomId, member: false })
     } catch (e) {
       if (mine()) this.failed('membership', e)
     }
