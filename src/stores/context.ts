@@ -82,6 +82,9 @@ export function createVenuekit(o: VenuekitOptions = {}) {
   const ctx = createCtx(client, { releaseMs: o.releaseMs ?? 5000, dedupeMs: o.dedupeMs ?? 4000 })
 
   const overlay = createPostOverlay()
+  // Agree overrides are one reader's: another reader's reads start clean, and an answer that lands for the
+  // previous reader finds its override gone and changes nothing (actions.ts react).
+  ctx.onDispose(ctx.$viewer.listen(() => overlay.$agreed.set({})))
   const marketCache = createMarketCache(ctx)
   const ev = events(ctx)
   const actions = postActions(ctx, overlay)

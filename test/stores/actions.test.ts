@@ -54,6 +54,30 @@ describe('postActions (§4.2)', () => {
     offs.forEach((off) => off())
   })
 
+  it('"a store never shows the previous reader\'s answer": an Agree whose answer lands after another reader signed in is not shown to that reader', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const author = await env.h.signedIn()
+    await author.createPost('event', m.id, 'agree with me')
+    await signInOn(vk, env)
+    const thread = vk.comments('event', m.id)
+    const off = mount(thread)
+    await until(thread, (v) => v.posts.length === 1 && v.posts[0].agreed === false)
+    // Reader A agrees; the answer is held while reader B signs in and the thread is read for B.
+    spy.hold((u, method) => method === 'POST' && u.pathname.endsWith('/reactions'))
+    const agreed = vk.postActions().get().react(thread.get().posts[0], true)
+    await signInOn(vk, env)
+    await until(thread, (v) => !v.loading && v.posts.length === 1)
+    spy.release()
+    await agreed
+    await tick(50)
+    assert.equal(thread.get().posts[0].agreed, false, "B has not agreed: A's agree is not shown to B")
+    assert.equal(thread.get().posts[0].agrees, 1, 'the count is the service\'s')
+    off()
+  })
+
   it('§7.1 "Every client write action throws on failure": create, edit, remove, react and report throw', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
