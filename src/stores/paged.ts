@@ -8,6 +8,11 @@
  * fresh first page. `gen` counts the refreshes; a later page is appended only under the generation it was
  * asked for.
  *
+ * Rows pushed down by a re-read: when the first page is read again while later pages are kept, posts that
+ * new rows pushed past its end would fall between it and the next page (whose cursor follows the first
+ * page as it was). With `pushed`, the first page as it was when `loadMore` was first called (`base`) keeps
+ * the rows after the fresh page's last one (`pushedRows` in posts.ts), shown between the two.
+ *
  * Two failures, two remedies: a failed read of the first page (also a failed re-read, which keeps the
  * page shown) is cured by `refresh()`; a failed `loadMore()` by `loadMore()` again. `error` is either;
  * `loadMoreError` is set only for the second, so a Retry knows which to call.
@@ -21,18 +26,32 @@ interface More<P> {
   /** Bumped by `refresh()`: a later page asked for under another generation is not appended. */
   gen: number
   pages: Loaded<P>[]
+  /** The first page the later pages were read after (set by the first `loadMore`). */
+  base?: Loaded<P>
   loading: boolean
   error: unknown
 }
 
-export function paged<P extends { nextCursor: string | null }>(ctx: Ctx, key: string, load: (cursor?: string) => Promise<P>, qo?: QueryOptions) {
+export function paged<P extends { nextCursor: string | null }>(
+  ctx: Ctx,
+  key: string,
+  load: (cursor?: string) => Promise<P>,
+  qo?: QueryOptions,
+  /** The rows of `base` a re-read first page (`fresh`) pushed past its end, as a page; null when none. */
+  pushed?: (fresh: P, base: P) => P | null,
+) {
   const first = ctx.query(key, () => load(), qo)
   const blank = (gen: number): More<P> => ({ key: undefined, gen, pages: [], loading: false, error: undefined })
   const $more = atom<More<P>>(blank(0))
   const extra = (m: More<P>) => (m.key === first.key ? m : blank(m.gen))
 
-  /** The pages loaded for the current reader: the first, then every page `loadMore` appended. */
-  const pagesOf = (f: FetcherValue<Loaded<P>>, m: More<P>): Loaded<P>[] => (f.data ? [f.data, ...extra(m).pages] : [])
+  /** The pages loaded for the current reader: the first, the rows it pushed down (`pushed`), then every page `loadMore` appended. */
+  const pagesOf = (f: FetcherValue<Loaded<P>>, m: More<P>): Loaded<P>[] => {
+    if (!f.data) return []
+    const { base, pages } = extra(m)
+    const down = pushed && base && base !== f.data && pages.length ? pushed(f.data.v, base.v) : null
+    return [f.data, ...(down ? [{ at: base!.at, v: down }] : []), ...pages]
+  }
 
   const loadMore = async (): Promise<void> => {
     const key = first.key
@@ -48,7 +67,7 @@ export function paged<P extends { nextCursor: string | null }>(ctx: Ctx, key: st
     try {
       const v = await load(cursor)
       ctx.readSucceeded()
-      if (current()) $more.set({ key, gen, pages: [...m.pages, loaded(at, v)], loading: false, error: undefined })
+      if (current()) $more.set({ key, gen, pages: [...m.pages, loaded(at, v)], base: m.base ?? pages[0], loading: false, error: undefined })
     } catch (e) {
       if (current()) $more.set({ ...m, key, loading: false, error: e })
     }

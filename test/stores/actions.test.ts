@@ -78,6 +78,31 @@ describe('postActions (§4.2)', () => {
     off()
   })
 
+  it('§2.4 loadMore: a re-read first page drops no row: a post that new rows pushed past its end, before the next page\'s cursor, stays in the list (author pages, 20 per page)', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const author = await signInOn(vk, env)
+    const topic = `pushed-${Date.now().toString(36)}`
+    const a = vk.postActions().get()
+    const written: string[] = []
+    for (let i = 0; i < 21; i++) written.push((await a.create('topic', topic, `post ${i + 1}`)).id)
+    const s = vk.authorTakes(author.wallet)
+    const off = mount(s)
+    let v = await until(s, (v) => v.discussion.posts.length === 20 && v.discussion.hasMore)
+    await v.discussion.loadMore()
+    v = await until(s, (v) => v.discussion.posts.length === 21 && !v.discussion.loadingMore)
+    assert.deepEqual(v.discussion.posts.map((p) => p.id), [...written].reverse())
+    // A new post: page 1 is read again ([new, 21 … 3]); post 2 was page 1's last row and is on neither page 1 nor page 2 ([1]).
+    const fresh = await a.create('topic', topic, 'post 22')
+    v = await until(s, (v) => v.discussion.posts[0]?.id === fresh.id && !v.discussion.loading)
+    assert.deepEqual(v.discussion.posts.map((p) => p.id), [fresh.id, ...[...written].reverse()], 'every post once, in order')
+    // A deleted row is not brought back by what was kept.
+    await a.remove(written[10])
+    v = await until(s, (v) => !v.discussion.posts.some((p) => p.id === written[10]) && !v.discussion.loading)
+    assert.deepEqual(v.discussion.posts.map((p) => p.id), [fresh.id, ...[...written].reverse().filter((id) => id !== written[10])])
+    off()
+  })
+
   it('§7.1 "Every client write action throws on failure": create, edit, remove, react and report throw', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
