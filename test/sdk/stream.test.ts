@@ -42,6 +42,10 @@ class FakeStream {
   changed(topic: string) {
     for (const s of this.sockets) s.send(JSON.stringify({ type: 'changed', topic }))
   }
+  /** The service drops a topic it could not check now (a room gate with its database away). */
+  unavailable(topic: string) {
+    for (const s of this.sockets) s.send(JSON.stringify({ type: 'error', code: 'stream-unavailable', message: 'this room could not be checked now; subscribe again later', topic }))
+  }
   drop() {
     for (const s of this.sockets) s.terminate()
   }
@@ -162,6 +166,48 @@ describe('SDK stream', () => {
     assert.equal(fake.closed.has(mine), false, 'socket still open for C')
     offC()
     await until(() => fake.closed.has(mine), 'socket closed after the last subscription')
+  })
+
+  it('§6.1 "onComments fires when the thread changes": a room topic the service could not check now (stream-unavailable) is asked again with backoff, and once followed again its callback is called once', async () => {
+    fake.reset()
+    const c = client()
+    const R = roomThreadTopic('r_abc', 'event', M)
+    let calls = 0
+    const off = c.onComments('event', M, () => calls++, { room: 'r_abc' })
+    await until(() => fake.subs().includes(`subscribe ${R}`), 'subscribed')
+    fake.reset(false)
+    const t0 = Date.now()
+    fake.unavailable(R)
+    await until(() => fake.subs().includes(`subscribe ${R}`), 'asked again')
+    assert.ok(Date.now() - t0 >= 200, 'after a backoff delay')
+    await until(() => calls === 1, 'called once when followed again (changes may have been missed)')
+    fake.changed(R)
+    await until(() => calls === 2, 'live again')
+    // Unsubscribed meanwhile: not asked again.
+    fake.reset(false)
+    fake.unavailable(R)
+    off()
+    await new Promise((r) => setTimeout(r, 700))
+    assert.deepEqual(fake.subs().filter((x) => x.startsWith('subscribe')), [])
+    c.close()
+  })
+
+  it('§6 "returns its unsubscribe": an unsubscribe of a subscription that close() ended leaves a newer subscription to the same topic alone', async () => {
+    fake.reset()
+    const c = client()
+    let a = 0
+    let b = 0
+    const offA = c.onComments('event', M, () => a++)
+    await until(() => fake.subs().includes(`subscribe ${T1}`), 'A subscribed')
+    c.close()
+    const offB = c.onComments('event', M, () => b++)
+    await until(() => fake.subs().filter((x) => x === `subscribe ${T1}`).length === 2, 'B subscribed on a new socket')
+    offA()
+    fake.changed(T1)
+    await until(() => b === 1, 'B still hears')
+    assert.equal(a, 0)
+    assert.deepEqual(fake.subs().filter((x) => x.startsWith('unsub')), [])
+    offB()
   })
 
   it('§6 after a drop it reconnects with backoff and resubscribes every topic (fault: dropped socket recovers)', async () => {
