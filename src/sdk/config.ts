@@ -76,13 +76,19 @@ const isDev = () => {
 }
 
 const httpUrl = (v: unknown, name: string, re = /^https?:\/\/[^/]/) => {
-  if (typeof v != 'string' || !re.test(v)) throw new ValidationError(name, 'must be an absolute address')
+  const bad = () => new ValidationError(name, 'must be an absolute address')
+  if (typeof v != 'string' || !re.test(v)) throw bad()
+  try {
+    new URL(v)
+  } catch {
+    throw bad()
+  }
   return v.replace(/\/+$/, '')
 }
 const hostOf = (u: string) => new URL(u).host
 
 export function resolveConfig(c: ClientConfig): ResolvedConfig {
-  const net = c.network == null ? null : NETWORKS[c.network]
+  const net = c.network == null ? null : Object.hasOwn(NETWORKS, c.network) ? NETWORKS[c.network] : null
   if (c.network != null && !net) throw new ValidationError('network', "must be 'mainnet' or 'testnet'")
   if (c.baseUrl == null && !net) throw new ValidationError('baseUrl', 'is required unless network is named')
   if (c.apiKey != null && !VENUE_KEY_RE.test(c.apiKey)) throw new ValidationError('apiKey', "must be 'pck_' followed by 64 hex characters")

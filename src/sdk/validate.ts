@@ -21,12 +21,15 @@ export const text = (v: string, arg: string) => (typeof v == 'string' && hasVisi
 export const idSet = (ids: readonly string[], check: (v: string, arg: string) => string, arg: string) =>
   Array.isArray(ids) ? [...new Set(ids.map((v) => check(v, arg)))].sort() : fail(arg, 'must be an array')
 
+/** A node key: a string (`RegExp#test` would read `undefined` or `123` as the text "undefined" or "123"). */
+const isNodeRef = (v: unknown) => typeof v == 'string' && NODE_REF_RE.test(v)
+
 /** A subject: known type; an `event` ref is a market id (lowercased), any other a node key. */
 export function subject(type: SubjectType, ref: string): string {
   oneOf(type ?? ('' as SubjectType), SUBJECT_TYPES, 'subjectType')
-  return type == 'event' ? marketId(ref, 'subjectRef') : NODE_REF_RE.test(ref) ? ref : fail('subjectRef', 'must be a node key')
+  return type == 'event' ? marketId(ref, 'subjectRef') : isNodeRef(ref) ? ref : fail('subjectRef', 'must be a node key')
 }
 
 /** A node as `type:ref` for a query (records facet, leaderboard scope); null stays null. */
 export const node = (n: NodeRef | null | undefined, arg: string) =>
-  n == null ? n : NODE_TYPES.includes(n.type) && NODE_REF_RE.test(n.ref) ? `${n.type}:${n.ref}` : fail(arg, 'must be a taxonomy node { type, ref }')
+  n == null ? n : NODE_TYPES.includes(n.type) && isNodeRef(n.ref) ? `${n.type}:${n.ref}` : fail(arg, 'must be a taxonomy node { type, ref }')

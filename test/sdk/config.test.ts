@@ -35,6 +35,12 @@ describe('client configuration', () => {
     assert.throws(() => createClient({ baseUrl: 'localhost:8787', apiKey: KEY }), (e: unknown) => e instanceof ValidationError && e.argument === 'baseUrl')
     assert.throws(() => createClient({ baseUrl: 'http://x', apiKey: 'pck_short' }), (e: unknown) => e instanceof ValidationError && e.argument === 'apiKey')
     assert.throws(() => createClient({ baseUrl: 'http://x', apiKey: KEY, timeoutMs: -1 }), (e: unknown) => e instanceof ValidationError && e.argument === 'timeoutMs')
+    // A network name is one of the two, never a key every object has.
+    for (const name of ['constructor', 'toString', '__proto__'])
+      assert.throws(() => createClient({ network: name as never, apiKey: KEY }), (e: unknown) => e instanceof ValidationError && e.argument === 'network', name)
+    // An address that only looks absolute is refused as one, with or without a named network.
+    assert.throws(() => createClient({ baseUrl: 'http://exa mple.com', apiKey: KEY }), (e: unknown) => e instanceof ValidationError && e.argument === 'baseUrl')
+    assert.throws(() => createClient({ network: 'mainnet', baseUrl: 'http://exa mple.com', apiKey: KEY }), (e: unknown) => e instanceof ValidationError && e.argument === 'baseUrl')
   })
 
   it('§6.2 "a socket at a stream address derived from the base address" (http→ws); "override only when the socket lives elsewhere"', () => {

@@ -579,6 +579,10 @@ export const contractCases: ContractCase[] = [
         [() => c.reportPost('p_0000000000aa', '\u3164'), 'reason'],
         [() => c.leaderboard({ type: 'planet' as never, ref: 'x' }), 'scope'],
         [() => c.records([market], null), 'wallets'],
+        // A node key is a string: not read as the text "undefined" or "123".
+        [() => c.posts('topic', undefined as never), 'subjectRef'],
+        [() => c.createPost('category', 123 as never, 'hello'), 'subjectRef'],
+        [() => c.records([h.wallet().wallet], { type: 'category', ref: undefined as never }), 'facet'],
         [() => c.auth.signIn({ address: '0x1', signMessage: () => '' }), 'address'],
       ]
       for (const [call, argument] of cases) {
@@ -589,6 +593,7 @@ export const contractCases: ContractCase[] = [
       }
       // onComments returns its unsubscribe, so it throws synchronously.
       await rejects<ValidationError>(() => c.onComments('event', 'x', () => {}), { type: ValidationError, argument: 'subjectRef' })
+      await rejects<ValidationError>(() => c.onComments('topic', undefined as never, () => {}), { type: ValidationError, argument: 'subjectRef' })
       eq(f.urls.length, before, 'no request made')
     },
   },
