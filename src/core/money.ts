@@ -9,28 +9,47 @@ export type Decimals = number | null | undefined
 const known = (d: Decimals): d is number => typeof d === 'number' && Number.isInteger(d) && d >= 0 && d <= 36
 const pow10 = (n: number) => 10n ** BigInt(n)
 
+/** Base units as given: a bigint, or the wire's integer string (a stance's `size`). Anything else is a TypeError. */
+export type Units = bigint | string
+function toUnits(units: Units): bigint {
+  if (typeof units === 'bigint' || /^-?\d+$/.test(units)) return BigInt(units)
+  throw new TypeError(`units must be a bigint or an integer string, not ${String(units).slice(0, 40)}`)
+}
+
+/** Fraction digits to show: a whole number from 0 (default 2). Anything else is a RangeError. */
+function fractionDigits(digits: number | undefined): number {
+  const d = digits ?? 2
+  if (!Number.isInteger(d) || d < 0) throw new RangeError(`digits must be a whole number from 0, not ${digits}`)
+  return d
+}
+
 /** Whole units held, rounded down (a balance never shows more than is there). */
-export function wholeUnits(units: bigint, decimals: Decimals): bigint | null {
+export function wholeUnits(amount: Units, decimals: Decimals): bigint | null {
   if (!known(decimals)) return null
+  const units = toUnits(amount)
   const base = pow10(decimals)
   const q = units / base
   return units < 0n && q * base !== units ? q - 1n : q
 }
 
 /** Whole units spent, rounded up (a cost never shows less than it is). */
-export function wholeUnitsUp(units: bigint, decimals: Decimals): bigint | null {
+export function wholeUnitsUp(amount: Units, decimals: Decimals): bigint | null {
   if (!known(decimals)) return null
+  const units = toUnits(amount)
   const base = pow10(decimals)
   const q = units / base
   return units > 0n && q * base !== units ? q + 1n : q
 }
 
-/** Parses a decimal amount ("12.5") into base units. Refuses more fraction digits than the token has. */
+/**
+ * Parses a decimal amount ("12.5") into base units. Refuses more fraction digits than the token has (trailing
+ * zeros aside: "1.50" is 1.5).
+ */
 export function unitsToWei(amount: string, decimals: Decimals): bigint | null {
   if (!known(decimals)) return null
-  const m = /^(-)?(\d+)(?:\.(\d+))?$/.exec(amount.trim())
+  const m = typeof amount === 'string' ? /^(-)?(\d+)(?:\.(\d+))?$/.exec(amount.trim()) : null
   if (!m) throw new RangeError(`not a decimal amount: ${JSON.stringify(amount)}`)
-  const frac = m[3] ?? ''
+  const frac = (m[3] ?? '').replace(/0+$/, '')
   if (frac.length > decimals) throw new RangeError(`${amount} has more than ${decimals} decimal places`)
   const v = BigInt(m[2]) * pow10(decimals) + BigInt((frac || '0').padEnd(decimals, '0'))
   return m[1] ? -v : v
@@ -61,41 +80,30 @@ export interface FormatOptions {
   locale?: string
 }
 
-/** An amount for display, grouped with Intl for the locale; exact (no float conversion). */
-export function formatAmount(units: bigint, decimals: Decimals, o: FormatOptions = {}): string | null {
-  if (!known(decimals)) return null
-  const digits = o.digits ?? 2
-  const s = toDecimalString(units, decimals, digits, o.round ?? 'down')
-  // The integer part is grouped by Intl (exactly, from a string); the already-rounded fraction is
-  // appended after the locale's decimal separator, so any precision stays exact.
-  const [int, frac] = s.split('.')
-  const { grouping, decimal } = amountFormat(o.locale)
-  const grouped = grouping.format(int as unknown as number)
-  return frac ? `${grouped}${decimal}${frac}` : grouped
+/**
+ * Rounds `units` to the fraction digits asked for (at most the token's, and at most 20: what Intl formats
+ * everywhere), and formats that exact decimal string (never a float) with the formatter `make` gives for them.
+ */
+function formatUnits(units: Units, decimals: number, o: FormatOptions, key: string, make: (digits: number) => Intl.NumberFormat): string {
+  const digits = Math.min(fractionDigits(o.digits), decimals, 20)
+  const s = toDecimalString(toUnits(units), decimals, digits, o.round ?? 'down')
+  return cached(formats, `${o.locale ?? ''}|${key}|${digits}`, () => make(digits)).format(s as unknown as number)
 }
+/** Formatters by locale, kind and digits: building one costs far more than using one, and a page formats an amount per take card. */
+const formats = new Map<string, Intl.NumberFormat>()
 
 /**
- * The integer grouping formatter and the decimal separator of a locale, built once per locale: building
- * an Intl formatter costs far more than using one, and a page formats an amount per take card.
+ * An amount for display, formatted with Intl for the locale: its grouping, separator and digits (Arabic-Indic in
+ * `ar-EG`); exact, from the decimal string.
  */
-const amountFormats = new Map<string, { grouping: Intl.NumberFormat; decimal: string }>()
-const amountFormat = (locale: string | undefined) =>
-  cached(amountFormats, locale ?? '', () => ({
-    grouping: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
-    decimal: new Intl.NumberFormat(locale, { minimumFractionDigits: 1 }).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.',
-  }))
-
-/** Currency formatters by locale, currency and digits. */
-const moneyFormats = new Map<string, Intl.NumberFormat>()
+export function formatAmount(units: Units, decimals: Decimals, o: FormatOptions = {}): string | null {
+  if (!known(decimals)) return null
+  return formatUnits(units, decimals, o, '', (digits) => new Intl.NumberFormat(o.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }))
+}
 
 /** A money label such as "$1,234.50" for collateral in base units; null when decimals are unknown. */
-export function moneyLabel(units: bigint, decimals: Decimals, o: FormatOptions & { currency?: string } = {}): string | null {
+export function moneyLabel(units: Units, decimals: Decimals, o: FormatOptions & { currency?: string } = {}): string | null {
   if (!known(decimals)) return null
-  const digits = Math.min(o.digits ?? 2, decimals, 20)
-  const s = toDecimalString(units, decimals, digits, o.round ?? 'down')
   const currency = o.currency ?? 'USD'
-  const nf = cached(moneyFormats, `${o.locale ?? ''}|${currency}|${digits}`, () =>
-    new Intl.NumberFormat(o.locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
-  )
-  return nf.format(s as unknown as number)
+  return formatUnits(units, decimals, o, currency, (digits) => new Intl.NumberFormat(o.locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }))
 }

@@ -8,7 +8,7 @@ import type { AuthorPostsResult, Labels, MarketResult, Post, Titles } from '../c
 import type { Ctx } from './ctx.ts'
 import { paged } from './paged.ts'
 import type { MarketCache } from './reads.ts'
-import { concatPosts, pushedRows, type PostOverlay } from './posts.ts'
+import { concatPosts, type PostOverlay } from './posts.ts'
 
 export interface AuthorListValue {
   posts: Post[]
@@ -43,7 +43,7 @@ export function authors(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
           // The page's copy of a market that has ended since it was read follows `results` (§3.2).
           markets.settle(page.results)
           return page
-        }, undefined, pushedRows)
+        }, undefined, true)
       const t = list(true)
       const d = list(false)
       return computed([t.first, t.$more, d.first, d.$more, overlay.$agreed], (tf, tm, df, dm, agreed): AuthorTakesValue => {

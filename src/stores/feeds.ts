@@ -11,7 +11,7 @@ import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'
 import { warnOnce } from '../sdk/config.ts'
 import { keyOf, statusOf, type Ctx, type Loaded } from './ctx.ts'
 import { paged } from './paged.ts'
-import { concatPosts, pushedRows, type AgreedOverride, type PostOverlay } from './posts.ts'
+import { concatPosts, type AgreedOverride, type PostOverlay } from './posts.ts'
 import type { MarketCache } from './reads.ts'
 
 /** The feed a store reads: the SDK's options without paging (the store pages itself) or scope. */
@@ -104,11 +104,7 @@ const pagedFeed = (ctx: Ctx, markets: MarketCache, args: FeedArgs) =>
       return page
     },
     args.scope === 'following' ? { signedIn: true } : undefined,
-    // The pushed-down rows alone: their signals and settlements are on the pages already shown.
-    (fresh, base) => {
-      const down = pushedRows(fresh, base)
-      return down && { ...down, signals: [], settlements: [] }
-    },
+    true,
   )
 
 /**

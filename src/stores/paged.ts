@@ -10,8 +10,8 @@
  *
  * Rows pushed down by a re-read: when the first page is read again while later pages are kept, posts that
  * new rows pushed past its end would fall between it and the next page (whose cursor follows the first
- * page as it was). With `pushed`, the first page as it was when `loadMore` was first called (`base`) keeps
- * the rows after the fresh page's last one (`pushedRows` in posts.ts), shown between the two.
+ * page as it was). For a list of posts, the first page as it was when `loadMore` was first called (`base`)
+ * keeps the rows after the fresh page's last one (`pushedRows`), shown between the two.
  *
  * Two failures, two remedies: a failed read of the first page (also a failed re-read, which keeps the
  * page shown) is cured by `refresh()`; a failed `loadMore()` by `loadMore()` again. `error` is either;
@@ -20,6 +20,7 @@
 import { atom } from 'nanostores'
 import type { FetcherValue } from './query.ts'
 import { loaded, type Ctx, type Loaded, type QueryOptions } from './ctx.ts'
+import type { Post } from '../contract/types.ts'
 
 interface More<P> {
   key: string | undefined
@@ -37,8 +38,8 @@ export function paged<P extends { nextCursor: string | null }>(
   key: string,
   load: (cursor?: string) => Promise<P>,
   qo?: QueryOptions,
-  /** The rows of `base` a re-read first page (`fresh`) pushed past its end, as a page; null when none. */
-  pushed?: (fresh: P, base: P) => P | null,
+  /** A list of posts: keep the rows a re-read first page pushed past its end (`pushedRows`). */
+  posts?: boolean,
 ) {
   const first = ctx.query(key, () => load(), qo)
   const blank = (gen: number): More<P> => ({ key: undefined, gen, pages: [], loading: false, error: undefined })
@@ -49,8 +50,8 @@ export function paged<P extends { nextCursor: string | null }>(
   const pagesOf = (f: FetcherValue<Loaded<P>>, m: More<P>): Loaded<P>[] => {
     if (!f.data) return []
     const { base, pages } = extra(m)
-    const down = pushed && base && base !== f.data && pages.length ? pushed(f.data.v, base.v) : null
-    return [f.data, ...(down ? [{ at: base!.at, v: down }] : []), ...pages]
+    const down = posts && base && base !== f.data && pages.length ? pushedRows(f.data.v as never, base.v as never) : null
+    return [f.data, ...(down ? [{ at: base!.at, v: down as unknown as P }] : []), ...pages]
   }
 
   const loadMore = async (): Promise<void> => {
@@ -91,4 +92,14 @@ export function paged<P extends { nextCursor: string | null }>(
     }
   }
   return { first, $more, pagesOf, loadMore, refresh, status }
+}
+
+/**
+ * The posts of `base` (the first page as it was) after the re-read first page's last post, when that post is on
+ * `base` (the fresh page ends inside base's range, so what follows it there was pushed down, not removed), as a
+ * page of their own: without the signals and settlements, which are on the pages already shown. Null otherwise.
+ */
+export function pushedRows(fresh: { posts: Post[] }, base: { posts: Post[] }) {
+  const i = base.posts.findIndex((p) => p.id === fresh.posts.at(-1)?.id)
+  return i < 0 || i === base.posts.length - 1 ? null : { ...base, posts: base.posts.slice(i + 1), signals: [], settlements: [] }
 }

@@ -51,14 +51,3 @@ export function concatPosts(pages: readonly Post[][]): Post[] {
     }
   return out
 }
-
-/**
- * For `paged`'s `pushed`: the posts of `base` (the first page as it was) after the re-read first page's last
- * post, when that post is on `base` (the fresh page ends inside base's range, so what follows it there was
- * pushed down, not removed); null otherwise.
- */
-export function pushedRows<P extends { posts: Post[] }>(fresh: P, base: P): P | null {
-  const last = fresh.posts[fresh.posts.length - 1]
-  const i = last ? base.posts.findIndex((p) => p.id === last.id) : -1
-  return i < 0 || i === base.posts.length - 1 ? null : { ...base, posts: base.posts.slice(i + 1) }
-}

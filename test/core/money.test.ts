@@ -41,9 +41,11 @@ describe('money', () => {
     assert.equal(moneyLabel(1_500_000n, 6, { locale: 'en-US' }), '$1.50')
   })
 
-  it('unitsToWei and formatAmount round-trip exactly at full precision (no float loss)', () => {
+  it('unitsToWei and formatAmount round-trip exactly at full precision (no float loss), up to 20 fraction digits (what Intl formats; more are rounded to 20 the same way)', () => {
+    assert.equal(formatAmount(10n ** 24n - 1n, 24, { digits: 24, locale: 'en-US' }), '0.99999999999999999999')
+    assert.equal(formatAmount(1n, 24, { digits: 24, round: 'up', locale: 'en-US' }), '0.00000000000000000001')
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 30n }), decimals, (u, d) => {
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.integer({ min: 0, max: 20 }), (u, d) => {
         const s = formatAmount(u, d, { digits: d, locale: 'en-US' })!.replaceAll(',', '')
         return unitsToWei(s, d) === u
       }),
@@ -74,8 +76,33 @@ describe('money', () => {
     assert.equal(moneyLabel(1_000_001n, 6, { locale: 'en-US', round: 'up' }), '$1.01')
   })
 
+  it('formatAmount writes the whole amount in the locale\'s own digits (one numbering system, as moneyLabel)', () => {
+    assert.equal(formatAmount(1_234_567_891n, 6, { locale: 'ar-EG' }), '١٬٢٣٤٫٥٦')
+    assert.equal(formatAmount(1_234_567_891n, 6, { locale: 'hi-IN-u-nu-deva' }), '१,२३४.५६')
+    for (const locale of ['ar-EG', 'fa', 'hi-IN-u-nu-deva', 'th-TH-u-nu-thai']) {
+      const shown = formatAmount(1_234_567_891n, 6, { locale })!
+      assert.doesNotMatch(shown, /[0-9]/, `${locale}: ${shown} mixes in ASCII digits`)
+    }
+  })
+
+  it('bad input is a clear error, never a wrong number: digits a whole number from 0; units a bigint or an integer string (the wire\'s stance size)', () => {
+    for (const digits of [-1, 1.5, Number.NaN]) {
+      assert.throws(() => formatAmount(5_000_000n, 6, { digits }), { name: 'RangeError', message: `digits must be a whole number from 0, not ${digits}` })
+      assert.throws(() => moneyLabel(5_000_000n, 6, { digits }), { name: 'RangeError', message: `digits must be a whole number from 0, not ${digits}` })
+    }
+    assert.equal(wholeUnits('1000000', 6), 1n)
+    assert.equal(wholeUnitsUp('1000001', 6), 2n)
+    assert.equal(formatAmount('2500000', 6, { locale: 'en-US' }), '2.50')
+    for (const bad of ['1.5', 'abc', '', ' 1', {} as never]) assert.throws(() => wholeUnits(bad, 6), TypeError, String(bad))
+  })
+
   it('unitsToWei refuses more fraction digits than the token has and non-numbers', () => {
     assert.equal(unitsToWei('1.5', 6), 1_500_000n)
+    // Trailing zeros are not more precision: "1.50" at one decimal is 1.5.
+    assert.equal(unitsToWei('1.50', 1), 15n)
+    assert.equal(unitsToWei('1.0', 0), 1n)
+    assert.throws(() => unitsToWei('1.05', 1), RangeError)
+    assert.throws(() => unitsToWei(5 as never, 6), RangeError)
     assert.throws(() => unitsToWei('1.1234567', 6), RangeError)
     assert.throws(() => unitsToWei('1e5', 6), RangeError)
     assert.throws(() => unitsToWei('', 6), RangeError)

@@ -225,41 +225,26 @@ export class VkRoomFeed extends VkElement {
     }
   }
 
-  private async join() {
+  /** Join (`member`) or Leave. Focus follows to the counterpart (`updated`) in the room it was done in. */
+  private async setMembership(member: boolean) {
     const m = this.member.value
     if (!m || !this.roomId) return
     this.refusal = null
     const { reader, mine } = this.answerFor()
     const roomId = m.room?.id ?? this.roomId
     try {
-      const r = await m.join()
+      const r = member ? await m.join() : (await m.leave(), null)
       if (!reader()) return
-      if (r.refused) {
+      if (r?.refused) {
         if (mine()) this.refusal = { at: 'membership', text: this.str.t('joinRefused') }
-      } else {
-        // Focus follows to Leave only in the room that was joined; the page hears of the join either way.
-        if (mine()) this.focusTo = 'leave'
-        this.emit('vk-membership-change', { roomId, member: true })
+        return
       }
-    } catch (e) {
-      if (mine()) this.failed('membership', e)
-    }
-  }
-
-  private async leave() {
-    const m = this.member.value
-    if (!m || !this.roomId) return
-    this.refusal = null
-    const { reader, mine } = this.answerFor()
-    const roomId = m.room?.id ?? this.roomId
-    try {
-      await m.leave()
-      if (!reader()) return
       if (mine()) {
-        this.focusTo = 'join'
+        this.focusTo = member ? 'leave' : 'join'
         this.requestUpdate()
       }
-      this.emit('vk-membership-change', { roomId, member: false })
+      // The page hears of it either way.
+      this.emit('vk-membership-change', { roomId, member })
     } catch (e) {
       if (mine()) this.failed('membership', e)
     }
@@ -282,7 +267,7 @@ export class VkRoomFeed extends VkElement {
       ${m?.members != null ? html`<span part="members" class="muted">${s.t('members', { count: m.members })}</span>` : nothing}
       ${followable ? html`<vk-follow-button subject-type=${node.type} subject-ref=${node.ref} .strings=${this.strings} .locale=${this.locale}></vk-follow-button>` : nothing}
       ${this.membership && signedIn && m?.member === true
-        ? html`<button type="button" part="leave" class="vk-button" ${busy(m.pending)} @click=${this.leave}>
+        ? html`<button type="button" part="leave" class="vk-button" ${busy(m.pending)} @click=${() => this.setMembership(false)}>
             ${m.pending ? s.t('leaving') : s.t('leave')}
           </button>`
         : nothing}
@@ -306,7 +291,7 @@ export class VkRoomFeed extends VkElement {
     return html`<aside part="join-card" class="join-card" aria-labelledby="join-title">
       <h3 id="join-title">${s.t('joinTitle', { room: title })}</h3>
       <p>${m.left ? s.t('leftBody') : s.t('joinBody')}</p>
-      <button type="button" part="join" class="vk-button primary" ${busy(m.pending)} @click=${this.join}>
+      <button type="button" part="join" class="vk-button primary" ${busy(m.pending)} @click=${() => this.setMembership(true)}>
         ${m.pending ? s.t('joining') : m.left ? s.t('rejoin') : s.t('join')}
       </button>
     </aside>`

@@ -364,7 +364,7 @@ export class VkTakeCard extends VkElement {
     const decimals = this.market.value?.market?.decimals
     let size: string | null
     try {
-      size = formatAmount(BigInt(s.size), decimals, { locale: this.str.locale })
+      size = formatAmount(s.size, decimals, { locale: this.str.locale })
     } catch {
       size = null
     }

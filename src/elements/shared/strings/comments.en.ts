@@ -40,7 +40,6 @@ export const commentsEn = {
   edited: 'edited',
   hiddenNotice: 'Hidden from others while it is reviewed',
   fromSeries: 'From another round',
-  anonymous: 'Anonymous',
   stance: '{side} · {size} at {price}',
   stanceLabel: 'Held {side} when writing',
   /** What a screen reader hears before the stance chip's text; `{label}` is `stanceLabel`. */
@@ -52,7 +51,6 @@ export const commentsEn = {
   receiptWrong: 'Wrong',
   receiptVoid: 'Void',
   takesCount: '{count, plural, =0 {No takes} one {# take} other {# takes}}',
-  postsCount: '{count, plural, one {# post} other {# posts}}',
   fallbackNotice: 'Nothing here yet, so here are takes from everyone.',
   followingSignIn: 'Sign in to see takes on what you follow.',
   fallbackSignedOut: 'Sign in to see takes on what you follow. Until then, here are takes from everyone.',
@@ -70,7 +68,6 @@ export const commentsEn = {
   takesTab: 'Takes',
   discussionTab: 'Discussion',
   sortByOdds: 'Sort by odds beaten',
-  sortByNewest: 'Newest first',
   rank: '#{rank} of {population}',
   unranked: 'Unranked',
   stanceSideAt: '{side} at {price}',

@@ -47,7 +47,6 @@ export const roomEn = {
   promptSkip: 'Skip',
   promptPosting: 'Posting…',
   promptFailed: "Couldn't post your take.",
-  leaderboardLabel: 'Leaderboard',
   leaderboardGlobal: 'Everyone',
   leaderboardOf: 'Leaderboard: {scope}',
   boardError: "Couldn't load the leaderboard.",

@@ -45,7 +45,6 @@ export const roomEs: RoomStrings = {
   promptSkip: 'Omitir',
   promptPosting: 'Publicando…',
   promptFailed: 'No se pudo publicar tu opinión.',
-  leaderboardLabel: 'Clasificación',
   leaderboardGlobal: 'Todos',
   leaderboardOf: 'Clasificación: {scope}',
   boardError: 'No se pudo cargar la clasificación.',
