@@ -10,7 +10,6 @@ import '../../src/elements/take-count/take-count.ts'
 import '../../src/elements/for-you-rail/for-you-rail.ts'
 import '../../src/elements/moderation-queue/moderation-queue.ts'
 import '../../src/elements/room-feed/room-feed.ts'
-import '../../src/elements/leaderboard/leaderboard.ts'
 import { commentsEn } from '../../src/elements/shared/strings/comments.en.ts'
 import { commentsEs } from '../../src/elements/shared/strings/comments.es.ts'
 import '../../src/elements/locales/es.ts'
@@ -154,34 +153,6 @@ describe('strings', () => {
     const same = Object.keys(commentsEn).filter((k) => commentsEn[k as keyof typeof commentsEn] === commentsEs[k as keyof typeof commentsEs])
     // Only pure placeholders (with their punctuation) may read the same in both.
     for (const k of same) expect(commentsEn[k as keyof typeof commentsEn], k).to.match(/^[{}#a-zA-Z ·]*\{[a-z]+\}[}:]?$/)
-  })
-
-  it('every visible string can be replaced: a taxonomy node shows the provider\'s `nodes` name (a leaderboard\'s scope, a room\'s heading, a For-you reason), and its key without one', async () => {
-    const vk = await makeVk()
-    const s = await service()
-    const f = await nodeFeed()
-    const w = s.wallet()
-    await (await s.signedIn({}, w)).follow('category', f.ref)
-    await vk.signIn(w)
-    const name = 'Weather <b>&</b> climate'
-    const root = await fixture(html`<div>
-      <vk-strings-provider .strings=${{ nodes: { [`category:${f.ref}`]: name, [`topic:${f.ref}`]: 'not this node' } }}>
-        <vk-leaderboard scope=${`category:${f.ref}`}></vk-leaderboard>
-        <vk-room-feed subject-type="category" subject-ref=${f.ref}></vk-room-feed>
-        <vk-for-you-rail subject-type="category" subject-ref=${f.ref}></vk-for-you-rail>
-      </vk-strings-provider>
-      <vk-leaderboard scope=${`category:${f.ref}`}></vk-leaderboard>
-    </div>`)
-    const [board, plain] = root.querySelectorAll('vk-leaderboard')
-    const roomFeed = root.querySelector('vk-room-feed')!
-    const rail = root.querySelector('vk-for-you-rail')!
-    await until(() => deep(roomFeed, 'h2') && deepAll(rail, '[part~="reason"]').length === 2 && deep(plain, 'h2'), 'heading, reasons, boards')
-    expect(deepText(deep(board, 'h2')!)).to.equal(`Leaderboard: ${name}`)
-    expect(deepText(deep(roomFeed, 'h2')!)).to.equal(name)
-    expect(deepAll(rail, '[part~="reason"]').map(deepText)).to.deep.equal([`In ${name}`, `In ${name}`])
-    expect(deepAll(board, 'b').length + deepAll(roomFeed, 'b').length, 'a name is text').to.equal(0)
-    // Control: outside the provider the node shows its key.
-    expect(deepText(deep(plain, 'h2')!)).to.equal(`Leaderboard: ${f.ref}`)
   })
 
   it('a locale is registered by importing its module; English is built in', async () => {

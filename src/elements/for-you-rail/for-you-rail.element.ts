@@ -81,7 +81,7 @@ export class VkForYouRail extends VkElement {
       case 'trending':
         return this.str.t('reasonTrending')
       case 'followed':
-        return this.str.t('reasonFollowed', { node: i.node ? this.str.node(i.node.type, i.node.ref) : '' })
+        return this.str.t('reasonFollowed', { node: i.node?.ref ?? '' })
       default:
         return this.str.t('reasonHeld')
     }

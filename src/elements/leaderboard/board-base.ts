@@ -52,7 +52,7 @@ export abstract class BoardBase extends VkElement {
   }
 
   protected scopeName(): string {
-    return this.scope ? this.str.node(this.scope.type, this.scope.ref) : this.str.t('leaderboardGlobal')
+    return this.scope ? this.scope.ref : this.str.t('leaderboardGlobal')
   }
 
   protected row(e: BoardEntry) {

@@ -263,7 +263,7 @@ export class VkRoomFeed extends VkElement {
     const followable = node && !UNFOLLOWABLE_NODE_TYPES.includes(node.type)
     const signedIn = !!this.session.value
     return html`<header part="header" class="header">
-      <h2 id="title">${this.roomName(room?.title, node)}</h2>
+      <h2 id="title">${room?.title ?? node?.ref ?? this.subjectRef ?? s.t('roomLabel')}</h2>
       ${m?.members != null ? html`<span part="members" class="muted">${s.t('members', { count: m.members })}</span>` : nothing}
       ${followable ? html`<vk-follow-button subject-type=${node.type} subject-ref=${node.ref} .strings=${this.strings} .locale=${this.locale}></vk-follow-button>` : nothing}
       ${this.membership && signedIn && m?.member === true
@@ -274,20 +274,13 @@ export class VkRoomFeed extends VkElement {
     </header>`
   }
 
-  /** A room's name: its title, else its node's display name (the strings' `nodes`, else the key), else Room. */
-  private roomName(title: string | null | undefined, node: { type: string; ref: string } | null | undefined): string {
-    if (title) return title
-    if (node) return this.str.node(node.type, node.ref)
-    return this.subjectRef ? this.str.node(this.subjectType ?? '', this.subjectRef) : this.str.t('roomLabel')
-  }
-
   /** The Join card: signed in, membership known to be false (never on null, §4.5.3), and not turned off. */
   private joinCard() {
     const m = this.member.value
     if (!this.membership || !this.session.value || !m || m.member !== false) return nothing
     const s = this.str
     // A private room's outsider is not told its title (null): the room's node names it, as in the header.
-    const title = this.roomName(m.room?.title ?? this.feed.value?.room?.title, m.room?.subject)
+    const title = m.room?.title ?? this.feed.value?.room?.title ?? m.room?.subject.ref ?? this.subjectRef ?? s.t('roomLabel')
     return html`<aside part="join-card" class="join-card" aria-labelledby="join-title">
       <h3 id="join-title">${s.t('joinTitle', { room: title })}</h3>
       <p>${m.left ? s.t('leftBody') : s.t('joinBody')}</p>

@@ -56,13 +56,6 @@ export class StringsController<S extends Slice> implements ReactiveController {
     } as StringSlices[S]
   }
 
-  /** A taxonomy node's display name: the provider's `nodes` entry for `type:ref`, else the node's key. */
-  node(type: string, ref: string): string {
-    const names = this.provided?.overrides.nodes
-    const key = `${type}:${ref}`
-    return names && Object.hasOwn(names, key) ? String(names[key]) : ref
-  }
-
   /**
    * A formatted string: placeholders, numbers and plurals for the locale. Always text. Reads the key
    * from the layers in the order `all` merges them (the last layer that has the key wins), without

@@ -9,8 +9,7 @@ import { styles } from './strings-provider.styles.ts'
  *
  * @slot - The elements whose strings this provides.
  *
- * Set `strings` to `{ comments?, room?, moderation?, nodes? }` with any keys to replace; `nodes` names
- * taxonomy nodes, keyed `type:ref` (`{ 'category:crypto': 'Crypto' }`), where a node would show its key. An element's own
+ * Set `strings` to `{ comments?, room?, moderation? }` with any keys to replace. An element's own
  * `strings` property wins over the provider. `locale` picks the built-in language (`en`, `es`) and the
  * locale used by Intl for numbers and times.
  */

@@ -21,13 +21,7 @@ export type Slice = keyof StringSlices
 
 export interface StringsContextValue {
   locale: string
-  overrides: { [K in Slice]?: Partial<StringSlices[K]> } & {
-    /**
-     * Display names of taxonomy nodes, keyed `type:ref` (`{ 'category:crypto': 'Crypto' }`): a leaderboard's
-     * scope, a room's heading when the room has no title, a For-you reason. A node without one shows its key.
-     */
-    nodes?: Record<string, string>
-  }
+  overrides: { [K in Slice]?: Partial<StringSlices[K]> }
 }
 
 /**
