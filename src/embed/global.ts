@@ -40,7 +40,7 @@ function required(): Venuekit {
   const vk = getVenuekit()
   if (!vk)
     throw new Error(
-      'venuekit is not configured on this page: put data-base-url (or data-network) on its <script> tag, or call window.venuekit.configure({ baseUrl })',
+      'venuekit is not configured: put data-base-url (or data-network) on its <script> tag, or call venuekit.configure({ baseUrl })',
     )
   return vk
 }

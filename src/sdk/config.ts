@@ -113,7 +113,7 @@ export function resolveConfig(c: ClientConfig): ResolvedConfig {
     }
   }
   if (c.apiKey === undefined)
-    warnOnce('no apiKey: reads work but are unattributed and unmetered, and sponsored trading stops when key enforcement is on. Pass apiKey: null if keyless is deliberate.')
+    warnOnce('no apiKey: reads are unattributed, and sponsored trading stops once keys are enforced. Pass apiKey: null if keyless is deliberate.')
   return {
     baseUrl,
     gatewayUrl,

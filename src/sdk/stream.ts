@@ -4,8 +4,8 @@
  * every callback once (changes may have been missed while it was down). Callbacks get no payload.
  * A room topic (`room:…`) is subscribed with the session's token (a private room's need one that may read
  * it), and again whenever the session changes (`resubscribe`). A room topic the service could not check then
- * (`stream-unavailable`: its database away) is asked again with backoff while it has callbacks; once it is
- * followed again they are called once (changes may have been missed meanwhile).
+ * (`stream-unavailable`: its database away) is asked again after RETRY_MS while it has callbacks, which are
+ * then called once (changes may have been missed meanwhile).
  */
 import type { StreamClientMessage, StreamServerMessage } from '../contract/types.ts'
 import type { SocketConstructor, SocketLike } from './config.ts'
@@ -13,6 +13,8 @@ import { VenuekitError } from './errors.ts'
 
 /** Keep-alive: a ping this often; a socket that heard nothing since the last ping is closed and reopened. */
 export const PING_MS = 25_000
+/** A topic the service could not check now is asked again this much later (the service has retried its check already). */
+export const RETRY_MS = 3_000
 /** Reconnect delay: 500 ms doubling up to 30 s, with jitter. */
 const backoff = (n: number) => Math.min(30_000, 500 * 2 ** n) * (0.5 + Math.random() / 2)
 
@@ -22,8 +24,6 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
   let retries = 0
   let timer: ReturnType<typeof setTimeout> | undefined
   let beat: ReturnType<typeof setInterval> | undefined
-  /** Topics the service dropped for now (`stream-unavailable`): how many times each was asked again. */
-  const unavailable = new Map<string, number>()
   const send = (m: StreamClientMessage) => ws?.readyState == 1 && ws.send(JSON.stringify(m))
   const subscribe = (topic: string) => send({ type: 'subscribe', topic, token: topic[0] == 'r' ? token() : undefined })
   const fire = (t: string) => topics.get(t)?.forEach((cb) => cb())
@@ -35,7 +35,6 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
     const s = (ws = new W(url))
     let heard = true
     s.onopen = () => {
-      unavailable.clear()
       for (const t of topics.keys()) subscribe(t)
       if (retries) for (const t of topics.keys()) fire(t)
       retries = 0
@@ -50,12 +49,9 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
         return
       }
       if (m.type == 'changed') fire(m.topic)
-      else if (m.type == 'subscribed' && unavailable.delete(m.topic)) fire(m.topic)
-      else if (m.type == 'error' && m.code == 'stream-unavailable' && m.topic && topics.has(m.topic)) {
-        const t = m.topic
-        const n = unavailable.get(t) ?? 0
-        unavailable.set(t, n + 1)
-        setTimeout(() => ws == s && topics.has(t) && subscribe(t), backoff(n))
+      else if (m.type == 'error' && m.code == 'stream-unavailable') {
+        const t = m.topic!
+        setTimeout(() => ws == s && topics.has(t) && (subscribe(t), fire(t)), RETRY_MS)
       }
     }
     s.onerror = () => {}
@@ -91,7 +87,6 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
         // Only this subscription's own set: after `close()` the topic may have a newer one.
         if (!set.delete(entry) || set.size || topics.get(topic) !== set) return
         topics.delete(topic)
-        unavailable.delete(topic)
         send({ type: 'unsubscribe', topic })
         if (!topics.size) stop()
       }

@@ -124,7 +124,7 @@ describe('package shape', () => {
   it('§9.5 "a development build warns when an explicit host contradicts the named network": the script bundles are production builds and carry no such check; the ESM SDK keeps it', () => {
     for (const f of ['dist/venuekit.js', 'dist/venuekit-operator.js']) {
       const code = readFileSync(join(root, f), 'utf8')
-      assert.ok(code.includes('no apiKey: reads work'), `${f} holds the SDK's configuration`)
+      assert.ok(code.includes('no apiKey: reads are unattributed'), `${f} holds the SDK's configuration`)
       assert.ok(!code.includes('contradicts network'), `${f} carries no development-only check`)
     }
     assert.ok(readFileSync(join(root, 'dist/sdk/config.js'), 'utf8').includes('contradicts network'), 'the ESM SDK decides at run time')

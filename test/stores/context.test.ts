@@ -19,7 +19,7 @@ describe('the page context (§4.5.5, §5.2)', () => {
     assert.equal(getVenuekit(), vk)
     assert.throws(
       () => createVenuekit({ config: { baseUrl: env.svc.url, apiKey: null } }),
-      (e: unknown) => e instanceof VenuekitError && e.code === 'session-auth-exists' && /one/i.test(e.message),
+      (e: unknown) => e instanceof VenuekitError && e.code === 'session-auth-exists' && /share it/.test(e.message),
     )
     vk.dispose()
     assert.equal(getVenuekit(), null, 'dispose unregisters')
