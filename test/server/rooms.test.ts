@@ -201,8 +201,14 @@ describe('§3.3 join and leave', () => {
       }
       assert.deepEqual(await memberRows(room), before)
     }
-    // The venue key binds the request to the key's venue.
+    // The venue key binds the request to the key's venue, and a refusal then says so (not "signed in on", which
+    // would name the session's venue, here the room's own).
     assert.equal((await join(pub, u, v.key)).body.member, true)
+    const home = await signIn(svc, undefined, v.venueId)
+    for (const room of [pub, priv])
+      expectError(await join(room, home, elsewhere.key), 403, 'room-other-venue', "this room belongs to another venue; with this venue key you can only join rooms of the key's venue")
+    expectError(await join(pub, u), 403, 'room-other-venue', 'this room belongs to another venue; you can only join rooms of the venue you are signed in on')
+    expectError(await join(pub, noVenue), 403, 'room-other-venue', "this session names no venue; sign in on the room's venue to join it")
   })
 
   it('§5.6 "Join and leave work only for the session\'s own venue\'s room": leave of another venue\'s room is an error and changes nothing', async () => {

@@ -56,9 +56,12 @@ function assertOwnVenue(room: RoomRow, venue: RequestVenue, verb: 'join' | 'leav
   throw new ApiError(
     403,
     'room-other-venue',
-    venue.venueId
-      ? `this room belongs to another venue; you can only ${verb} rooms of the venue you are signed in on`
-      : `this session names no venue; sign in on the room's venue to ${verb} it`,
+    // Name what decided the request's venue: its venue key (the page's venue) or the session's.
+    venue.keyed
+      ? `this room belongs to another venue; with this venue key you can only ${verb} rooms of the key's venue`
+      : venue.venueId
+        ? `this room belongs to another venue; you can only ${verb} rooms of the venue you are signed in on`
+        : `this session names no venue; sign in on the room's venue to ${verb} it`,
   )
 }
 
