@@ -74,7 +74,7 @@ export function createVenuekit(o: VenuekitOptions = {}) {
   if (g[SLOT])
     throw new VenuekitError(
       'session-auth-exists',
-      'a venuekit context already exists on this page: share it (getVenuekit()); two would race for the session (§4.5.5)',
+      'a venuekit context already exists on this page: share it (getVenuekit()); two would race for the session',
     )
   if (!o.client && !o.config) throw new VenuekitError('validation', 'createVenuekit needs a client or a config')
   // In a browser the page's reads go over XMLHttpRequest unless the venue gave its own fetch (xhr-fetch.ts).

@@ -111,7 +111,7 @@ export function identity(ctx: Ctx) {
       const latched = (key: number, fn: () => Promise<FollowState>) => () =>
         key === $refreshKey.get()
           ? write(fn)
-          : Promise.reject(new VenuekitError('stale-follow', 'the reader changed (login or logout) since this follow state was read; read it again'))
+          : Promise.reject(new VenuekitError('stale-follow', 'the reader changed since this follow state was read; read it again'))
       const on = () => ctx.client.follow(subjectType, ref)
       const off = () => ctx.client.unfollow(subjectType, ref)
       return computed([q, $w, $refreshKey, ctx.$viewer], (f, w0, refreshKey, who): FollowValue => {

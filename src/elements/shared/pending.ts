@@ -10,7 +10,7 @@
  * - `loadMoreAndFocus(button, v)`: Load more, then focus on the first newly loaded row.
  */
 import { nothing } from 'lit'
-import { Directive, directive, type ElementPart } from 'lit/directive.js'
+import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js'
 
 /** Stops an activation of a button that is `aria-disabled="true"` (runs first: a capturing listener on the button). */
 const ignoreWhileDisabled = (e: Event) => {
@@ -20,8 +20,12 @@ const ignoreWhileDisabled = (e: Event) => {
 }
 
 class BusyDirective extends Directive {
-  /** The element it was last bound to. `busy()` goes on an element: `<button ${busy(pending)}>`. */
   private bound: Element | null = null
+
+  constructor(part: PartInfo) {
+    super(part)
+    if (part.type !== PartType.ELEMENT) throw new Error('busy() is for elements')
+  }
 
   render(_disabled: boolean, _busy?: boolean) {
     return nothing
