@@ -327,4 +327,22 @@ describe('posts: write path', () => {
     // A visible character among them is text.
     assert.equal((await call(svc, 'PUT', '/v1/me/profile', { token: v.owner.token, body: { name: '\u200bAda\u200b' } })).status, 200)
   })
+
+  it('"nothing is lost or half-written": a text with an unpaired surrogate (no UTF-8 form) is refused, never stored changed; a paired one (an emoji) is text', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const v = await claimVenue(svc)
+    const MSG_SURROGATE = 'must be valid Unicode text (no unpaired surrogate)'
+    for (const bad of ['hi \ud800 there', 'end \udfff', '\udc00\ud800'])
+      expectError(await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: bad } }), 400, 'validation-failed', `'body' ${MSG_SURROGATE}`)
+    const ok = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'ok \ud83d\ude00' } })
+    assert.equal(ok.status, 201)
+    assert.equal(ok.body.post.body, 'ok 😀')
+    expectError(await call(svc, 'PATCH', `/v1/social/posts/${ok.body.post.id}`, { token: u.token, body: { body: 'x \ud800' } }), 400, 'validation-failed', `'body' ${MSG_SURROGATE}`)
+    expectError(await call(svc, 'POST', `/v1/social/posts/${ok.body.post.id}/reports`, { token: v.owner.token, body: { reason: 'spam \udbff' } }), 400, 'validation-failed', `'reason' ${MSG_SURROGATE}`)
+    expectError(await call(svc, 'POST', '/v1/rooms', { token: v.owner.token, body: { venueId: v.venueId, subjectType: 'topic', subjectRef: 'x', visibility: 'public', title: 'Room \ud800' } }), 400, 'validation-failed', `'title' ${MSG_SURROGATE}`)
+    expectError(await call(svc, 'PUT', '/v1/me/profile', { token: u.token, body: { name: 'Ada \ud800' } }), 400, 'validation-failed', `'name' ${MSG_SURROGATE}`)
+    const read = (await call(svc, 'GET', `/v1/social/posts?subjectType=event&subjectRef=${m.id}`)).body.posts
+    assert.deepEqual(read.map((p: { body: string }) => p.body), ['ok 😀'], 'only the well-formed post was written, as sent')
+  })
 })

@@ -8,6 +8,12 @@ import { LIMITS, hasVisibleText } from '../../contract/limits.ts'
 import { ApiError } from './errors.ts'
 
 export const noNul = (s: string) => !s.includes('\u0000')
+/**
+ * No unpaired UTF-16 surrogate (`"\ud800"` in JSON): it has no UTF-8 form, so the database would store U+FFFD
+ * instead, a text other than the one acknowledged. Refused rather than changed.
+ */
+export const wellFormed = (s: string) => !/\p{Cs}/u.test(s)
+export const WELL_FORMED = 'must be valid Unicode text (no unpaired surrogate)'
 
 /**
  * A user's short text (a room title, a key label, a display name, a report reason): trimmed, with at least one
@@ -20,6 +26,7 @@ export const zText = (max: number) =>
     .refine(hasVisibleText, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
     .refine(noNul, 'must not contain NUL characters')
+    .refine(wellFormed, WELL_FORMED)
 
 const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`)
 

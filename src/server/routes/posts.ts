@@ -7,7 +7,7 @@ import type { ServiceContext } from '../context.ts'
 import { requireCaller } from '../auth/session.ts'
 import { walletOwner, withWalletAccount } from '../services/accounts.ts'
 import { ApiError, notFound } from '../http/errors.ts'
-import { checkSubject, parseParam, parseQuery, parseValues, readJson, zMarketId, zNoQuery, zPostId, zRoom, zSubjectType, zText, zWallet, noNul } from '../http/validate.ts'
+import { checkSubject, parseParam, parseQuery, parseValues, readJson, zMarketId, zNoQuery, zPostId, zRoom, zSubjectType, zText, zWallet, noNul, wellFormed, WELL_FORMED } from '../http/validate.ts'
 import type { MyStanceResult } from '../../contract/types.ts'
 import { provenStance } from '../chain/source.ts'
 import { createPost, deletePost, editPost, reactPost, reportPost } from '../services/posts.ts'
@@ -22,7 +22,8 @@ export const zBody = z
       .string()
       .refine(hasVisibleText, 'must not be empty')
       .max(LIMITS.bodyMaxChars, `must be at most ${LIMITS.bodyMaxChars} characters`)
-      .refine(noNul, 'must not contain NUL characters'),
+      .refine(noNul, 'must not contain NUL characters')
+      .refine(wellFormed, WELL_FORMED),
   )
 const zReason = zText(LIMITS.reasonMaxChars)
 const createPostBody = z.strictObject({
