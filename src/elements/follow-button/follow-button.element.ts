@@ -76,8 +76,7 @@ export class VkFollowButton extends VkElement {
     const to = !s.following
     const [subjectType, subjectRef] = [this.subjectType!, this.subjectRef!]
     // Still this reader, and still this subject: an answer for another says nothing here.
-    const reader = this.reader.mine()
-    const mine = () => reader() && this.subjectType === subjectType && this.subjectRef === subjectRef
+    const mine = this.reader.mine(() => this.subjectType === subjectType && this.subjectRef === subjectRef)
     this.failed = false
     try {
       await (to ? s.follow() : s.unfollow())

@@ -188,14 +188,10 @@ export class VkRoomFeed extends VkElement {
     return this.subjectType && this.subjectRef ? [this.subjectType, this.subjectRef] : null
   }
 
-  /**
-   * Whether an answer still speaks to what is shown: `mine()` is true while the same reader is signed in and
-   * the element still shows the room (or section) the request was made from; `reader()` only the former.
-   */
-  private answerFor() {
-    const reader = this.reader.mine()
+  /** While the same reader is signed in and the element still shows the room (or section) an action started in. */
+  private here() {
     const at = this.shownTarget
-    return { reader, mine: () => reader() && this.shownTarget === at }
+    return this.reader.mine(() => this.shownTarget === at)
   }
 
   /** Shows a failed post, join or leave by the composer or the Join card, and reports it (`vk-error`). */
@@ -213,7 +209,7 @@ export class VkRoomFeed extends VkElement {
     }
     if (!actions || !subject) return false
     this.refusal = null
-    const { mine } = this.answerFor()
+    const mine = this.here()
     try {
       const post = await actions.create(subject[0], subject[1], body, this.roomId ? { room: this.roomId } : {})
       // A follower's first post made them a member (§3.3): read the membership again.
@@ -230,7 +226,8 @@ export class VkRoomFeed extends VkElement {
     const m = this.member.value
     if (!m || !this.roomId) return
     this.refusal = null
-    const { reader, mine } = this.answerFor()
+    const reader = this.reader.mine()
+    const mine = this.here()
     const roomId = m.room?.id ?? this.roomId
     try {
       const r = member ? await m.join() : (await m.leave(), null)

@@ -36,10 +36,11 @@ export class ReaderChange implements ReactiveController {
   /**
    * Call when an action starts; the function it returns says whether the reader is still the same. A result
    * that comes back after a change is the previous reader's: not shown (a change before the host's next update
-   * is caught by `onChange`, which runs then and clears what was shown).
+   * is caught by `onChange`, which runs then and clears what was shown). `still`: what else must still hold for
+   * the result to be shown here (the element still shows the post, room or subject the action was for).
    */
-  mine(): () => boolean {
+  mine(still?: () => boolean): () => boolean {
     const at = this.epoch
-    return () => at === this.epoch
+    return () => at === this.epoch && (!still || still())
   }
 }

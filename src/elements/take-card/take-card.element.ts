@@ -225,8 +225,7 @@ export class VkTakeCard extends VkElement {
     this.failure = null
     this.agreeShown = { agreed: active, agrees: Math.max(0, now.agrees + (active ? 1 : -1)) }
     // Still this reader, and still this post (the card can be handed another post meanwhile).
-    const reader = this.reader.mine()
-    const mine = () => reader() && this.post?.id === p.id
+    const mine = this.reader.mine(() => this.post?.id === p.id)
     this.agreeing = true
     try {
       const r = await actions.react(p, active)
@@ -272,8 +271,7 @@ export class VkTakeCard extends VkElement {
     const p = this.post
     if (!p || !this.actions || this.deleting) return
     this.failure = null
-    const reader = this.reader.mine()
-    const mine = () => reader() && this.post?.id === p.id
+    const mine = this.reader.mine(() => this.post?.id === p.id)
     this.deleting = true
     try {
       await this.actions.remove(p.id)
