@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { DEV_PATHS } from '../../src/server/routes/dev.ts'
 import { PATHS } from '../../src/contract/paths.ts'
-import { call, expectError, newMarketId, newWallet, signIn, startTestService, type TestService } from '../helpers/service.ts'
+import { call, expectError, newMarketId, newWallet, ON_POSTGRES, signIn, startTestService, type TestService } from '../helpers/service.ts'
 
 let dev: TestService
 before(async () => {
@@ -126,6 +126,25 @@ describe('dev routes: driving the fixture chain', () => {
     const voided = await market()
     const v = await call(dev, 'POST', DEV_PATHS.resolve, { body: { marketId: voided.id, outcome: 'void' } })
     assert.deepEqual(v.body.market.result, { void: true })
+  })
+
+  it('POST /v1/dev/resolve: two resolutions of one market at once record one result; the other is 409 and changes nothing', async () => {
+    const m = await market()
+    let rs: { status: number; body: { market: { result: unknown } } }[] = []
+    const both = async () => (rs = await Promise.all([0, 1].map((outcome) => call(dev, 'POST', DEV_PATHS.resolve, { body: { marketId: m.id, outcome } }))))
+    if (ON_POSTGRES) {
+      // Both requests get past any check while another transaction holds the market's row, and write after it commits.
+      let sent: Promise<unknown> | undefined
+      await dev.ctx.db.transaction().execute(async (tx) => {
+        await tx.selectFrom('markets').select('id').where('id', '=', m.id).forUpdate().execute()
+        sent = both()
+        await new Promise((r) => setTimeout(r, 500))
+      })
+      await sent
+    } else await both()
+    assert.deepEqual(rs.map((r) => r.status).sort(), [200, 409])
+    const won = rs.find((r) => r.status === 200)!
+    assert.deepEqual((await dev.chain.markets([m.id])).get(m.id)?.result, won.body.market.result)
   })
 })
 

@@ -1,7 +1,8 @@
 /** §2.12: settled records, faceted ranks, batched records, leaderboards, market verdicts. */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { addMarket, call, expectError, newMarketId, newWallet, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { sql } from 'kysely'
+import { addMarket, call, expectError, newMarketId, newWallet, ON_POSTGRES, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 
 let svc: TestService
 before(async () => {
@@ -41,6 +42,70 @@ describe('§2.12 settled records', () => {
     assert.deepEqual([rec.right, rec.wrong, rec.void], [1, 1, 2])
     assert.deepEqual(r.body.facet, { type: 'category', ref: node })
     assert.deepEqual(rec.facet, { type: 'category', ref: node })
+  })
+
+  it('§2.12 a market\'s result and the records it settles are one write: when the record update fails the market stays unresolved, and resolving it again settles the records', async () => {
+    const node = newNode()
+    const u = await signIn(svc)
+    const m = await addMarket(svc, { nodes: [{ type: 'category', ref: node }] })
+    await svc.chain.setPosition(u.wallet, m.id, 0, 5n)
+    await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'take' } })
+    // A record row that counts anything is refused, once: the records update fails after the result was set.
+    await sql`alter table records add constraint vk_test_refuse check (right_count + wrong_count + void_count = 0) not valid`.execute(svc.ctx.db)
+    try {
+      await assert.rejects(svc.chain.resolve(m.id, 0))
+    } finally {
+      await sql`alter table records drop constraint vk_test_refuse`.execute(svc.ctx.db)
+    }
+    assert.equal((await svc.chain.markets([m.id])).get(m.id)?.result, null, 'the market is not resolved without its records')
+    assert.equal((await records(svc, [u.wallet], `category:${node}`)).body.records[u.wallet].right, 0)
+    await svc.chain.resolve(m.id, 0)
+    assert.deepEqual((await svc.chain.markets([m.id])).get(m.id)?.result, { winner: 0 })
+    assert.equal((await records(svc, [u.wallet], `category:${node}`)).body.records[u.wallet].right, 1)
+  })
+
+  it('§2.12 records count every settled take: markets on one node resolving at the same moment all settle, and each lands in its holders\' records', async () => {
+    const node = newNode()
+    const users = await Promise.all(Array.from({ length: 4 }, () => signIn(svc)))
+    const markets = []
+    for (let i = 0; i < 6; i++) {
+      const m = await addMarket(svc, { nodes: [{ type: 'category', ref: node }] })
+      for (const u of users) {
+        await svc.chain.setPosition(u.wallet, m.id, 0, 5n)
+        await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'take' } })
+      }
+      markets.push(m.id)
+    }
+    await Promise.all(markets.map((id, i) => svc.chain.resolve(id, i % 2)))
+    for (const facet of [`category:${node}`, undefined]) {
+      const got = (await records(svc, users.map((u) => u.wallet), facet)).body.records
+      for (const u of users) assert.deepEqual([got[u.wallet].right, got[u.wallet].wrong], [3, 3], `${u.wallet} at ${facet ?? 'global'}`)
+    }
+  })
+
+  it('§2.12 records count every settled take: a resolution whose holder\'s record is being written waits for that write, then counts the result it committed (no lost update)', { skip: !ON_POSTGRES && 'needs a second connection (PostgreSQL)' }, async () => {
+    const node = newNode()
+    const u = await signIn(svc)
+    const ids: string[] = []
+    for (let i = 0; i < 2; i++) {
+      const m = await addMarket(svc, { nodes: [{ type: 'category', ref: node }] })
+      await svc.chain.setPosition(u.wallet, m.id, 0, 5n)
+      await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'take' } })
+      ids.push(m.id)
+    }
+    const [x, y] = ids
+    const account = (await svc.ctx.db.selectFrom('wallets').select('account_id').where('address', '=', u.wallet).executeTakeFirstOrThrow()).account_id
+    let resolving: Promise<void> | undefined
+    // Another writer holds the holder's global record and commits market y's result only after x's resolution started.
+    await svc.ctx.db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended('vk-record ' || ${account} || ' * *', 0))`.execute(tx)
+      await tx.updateTable('markets').set({ result: JSON.stringify({ winner: 0 }), resolved_at: new Date() }).where('id', '=', y).execute()
+      resolving = svc.chain.resolve(x, 0)
+      await Promise.race([resolving, new Promise((r) => setTimeout(r, 500))])
+    })
+    await resolving
+    const got = (await records(svc, [u.wallet])).body.records[u.wallet]
+    assert.equal(got.right, 2, "x's resolution read its holder's tallies after y's result committed")
   })
 
   it('§2.12 "an odds-beaten aggregate": the sum over right takes of 10000 minus the side\'s price at write time (unknown price adds nothing)', async () => {

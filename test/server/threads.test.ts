@@ -69,6 +69,20 @@ describe('thread read', () => {
     assert.deepEqual(ids(off.body.posts), [top.id])
   })
 
+  it('§4.4 "A reply written here is read on the market page": a post with more replies than a page folds in (50) shows the newest 50, oldest first, so the reply just written is there', async () => {
+    const m = await addMarket(svc)
+    const a = await signIn(svc)
+    const b = await signIn(svc)
+    const top = await writePost(svc, a, 'event', m.id, 'busy post')
+    const replies: string[] = []
+    for (let i = 0; i < 52; i++) replies.push((await writePost(svc, i % 2 ? a : b, 'event', m.id, `reply ${i}`, { parentId: top.id })).id)
+    const r = await thread(m.id)
+    assert.equal(r.body.posts[0].replies, 52)
+    assert.deepEqual(ids(r.body.threads[top.id]), replies.slice(2), 'the newest 50 replies, oldest first')
+    const feed = await call(svc, 'GET', `/v1/social/posts/feed?scope=subject&subjectType=event&subjectRef=${m.id}`)
+    assert.deepEqual(ids(feed.body.threads[top.id]), replies.slice(2), 'the feed folds the same replies')
+  })
+
   it('§2.2 labels and titles: for the markets on the page, keyed by lowercased market id', async () => {
     const m = await addMarket(svc, { title: 'Rain in Paris?', outcomes: [{ label: 'Yes' }, { label: 'No', displayLabel: 'Dry' }] })
     const u = await signIn(svc)

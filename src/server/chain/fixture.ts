@@ -8,8 +8,20 @@ import type { ChainController, ChainSource, HeldPosition, MarketInput, StanceFac
 import { marketFromRow } from './markets.ts'
 import { PLAN_CACHED } from '../db/plan-cache.ts'
 
+/** A market the chain has already resolved: a result is recorded once. */
+export class MarketResolvedError extends Error {
+  constructor(readonly marketId: string) {
+    super(`market ${marketId} is already resolved`)
+  }
+}
+
 export class FixtureChain implements ChainSource, ChainController {
-  /** Called after a market resolves (records, settlements, realtime). */
+  /**
+   * Called inside the resolution's transaction (records): if it fails, the market stays unresolved and the
+   * resolution can be tried again.
+   */
+  onSettle: (tx: Kysely<Database>, marketId: string) => Promise<void> = async () => {}
+  /** Called after a market's resolution committed (realtime). */
   onResolved: (marketId: string) => Promise<void> = async () => {}
   /** Called after a trade is recorded. */
   onTrade: (marketId: string) => Promise<void> = async () => {}
@@ -149,7 +161,18 @@ export class FixtureChain implements ChainSource, ChainController {
     if (outcome !== 'void' && (!Number.isInteger(outcome) || outcome < 0 || outcome >= m.outcomes.length))
       throw new Error(`market ${id} has no outcome ${outcome}`)
     const result = outcome === 'void' ? { void: true as const } : { winner: outcome }
-    await this.db.updateTable('markets').set({ result: JSON.stringify(result), resolved_at: new Date() }).where('id', '=', id).execute()
+    await this.db.transaction().execute(async (tx) => {
+      // Check and set in one statement: of two resolutions at once, one records its result.
+      const set = await tx
+        .updateTable('markets')
+        .set({ result: JSON.stringify(result), resolved_at: new Date() })
+        .where('id', '=', id)
+        .where('resolved_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst()
+      if (!set) throw new MarketResolvedError(id)
+      await this.onSettle(tx, id)
+    })
     await this.onResolved(id)
   }
 }

@@ -413,7 +413,7 @@ const m007 = [
  * comes second waits for the first to commit, and its next statement sees the first's row: the post reads
  * the new record, or the writer's update finds the new post. A reply ranks only under its post: 0, no lock.
  */
-const RECORD_LOCK_KEY = (account: string, facetType: string, facetRef: string) =>
+export const RECORD_LOCK_KEY = (account: string, facetType: string, facetRef: string) =>
   `hashtextextended('vk-record ' || ${account} || ' ' || ${facetType} || ' ' || ${facetRef}, 0)`
 
 const m008 = [

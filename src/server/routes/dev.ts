@@ -6,6 +6,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { NODE_TYPES } from '../../contract/ids.ts'
+import { MarketResolvedError } from '../chain/fixture.ts'
 import type { ChainController } from '../chain/source.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError, notFound } from '../http/errors.ts'
@@ -107,9 +108,12 @@ export function devRoutes(ctx: ServiceContext, chain: ChainController) {
     const m = await marketOf(b.marketId)
     if (b.outcome !== 'void' && b.outcome >= m.outcomes.length)
       throw new ApiError(400, 'validation-failed', `'outcome' must be an outcome index below ${m.outcomes.length} or 'void'`, { param: 'outcome' })
-    const row = await ctx.db.selectFrom('markets').select('resolved_at').where('id', '=', m.id).executeTakeFirstOrThrow()
-    if (row.resolved_at) throw new ApiError(409, 'conflict', 'this market is already resolved')
-    await chain.resolve(m.id, b.outcome)
+    try {
+      await chain.resolve(m.id, b.outcome)
+    } catch (e) {
+      if (e instanceof MarketResolvedError) throw new ApiError(409, 'conflict', 'this market is already resolved')
+      throw e
+    }
     return c.json({ market: (await ctx.chain.markets([m.id])).get(m.id) })
   })
 

@@ -1,12 +1,12 @@
-/** What the service does when the chain moves: a resolution settles records and wakes the threads. */
+/** What the service does when the chain moves: a resolution settles records (in its transaction), then wakes the threads. */
 import type { ServiceContext } from '../context.ts'
 import type { FixtureChain } from '../chain/fixture.ts'
 import { recomputeRecordsForMarket } from './records.ts'
 import { publishThreads } from './thread-events.ts'
 
 export function wireChainHooks(ctx: ServiceContext, chain: FixtureChain) {
+  chain.onSettle = (tx, marketId) => recomputeRecordsForMarket(ctx, marketId, tx)
   chain.onResolved = async (marketId) => {
-    await recomputeRecordsForMarket(ctx, marketId)
     // Receipts settle in every thread on the market: the public one and each room's.
     const rooms = await ctx.db
       .selectFrom('posts')

@@ -1,6 +1,6 @@
 /**
  * A page of posts in one statement. A page is its rows (a ranked, limited query of `POST_COLUMNS`), and
- * per row: its replies visible to the reader (one level, oldest first, at most `perParent`), whether the
+ * per row: its replies visible to the reader (one level, the newest `perParent`, shown oldest first), whether the
  * reader agreed with it and with each reply, and its market's title, outcome labels and result (from the
  * service's `markets` table, which the chain source keeps).
  *
@@ -17,7 +17,10 @@ import { parseJson } from '../chain/markets.ts'
 import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
 import { visibleTo, type ReadScope } from './visibility.ts'
 
-/** Replies per parent a page folds in (the rest are read from the thread). */
+/**
+ * Replies per parent a page folds in: the newest ones, so a reply just written is always on the page (§4.4
+ * "A reply written here is read on the market page"); a busy post's earliest replies past this are not.
+ */
 export const REPLIES_PER_PARENT = 50
 
 export interface ExtrasSpec {
@@ -62,7 +65,7 @@ function repliesColumn(ctx: ServiceContext, spec: ExtrasSpec) {
     .select(agreedOf(spec.reader, sql`p.id`).as('agreed'))
     .where(sql<boolean>`p.parent_id = r.id`)
     .where(visibleTo(spec.replies))
-    .orderBy('p.id')
+    .orderBy('p.id', 'desc')
     .limit(spec.perParent ?? REPLIES_PER_PARENT)
   return sql<ReplyRow[]>`(select coalesce(json_agg(x order by x.id), '[]'::json) from (${replies}) x)`
 }

@@ -4,7 +4,9 @@
  * first one written. Deleting a take does not take it off the record: a stance is frozen proof.
  * Rows with facet ('*','*') are the global record. CLOB markets have no results, so they never settle.
  */
-import { sql, type RawBuilder } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { Database } from '../db/schema.ts'
+import { RECORD_LOCK_KEY } from '../db/migrations.ts'
 import type { NodeRef, SettledRecord } from '../../contract/types.ts'
 import { recordScore } from '../../core/ranking.ts'
 import type { ServiceContext } from '../context.ts'
@@ -31,8 +33,8 @@ interface Tally {
   odds: number
 }
 
-async function tallies(ctx: ServiceContext, accountIds: string[], facet: { type: string; ref: string }) {
-  const q = ctx.db
+async function tallies(db: Kysely<Database>, accountIds: string[], facet: { type: string; ref: string }) {
+  const q = db
     .selectFrom('posts as p')
     .innerJoin('markets as m', 'm.id', 'p.market_id')
     .select(['p.account_id', 'p.market_id', 'p.stance_side', 'p.stance_price_bps', 'm.result'])
@@ -59,7 +61,7 @@ async function tallies(ctx: ServiceContext, accountIds: string[], facet: { type:
   return out
 }
 
-async function writeTallies(ctx: ServiceContext, facet: { type: string; ref: string }, t: Map<string, Tally>) {
+async function writeTallies(ctx: ServiceContext, db: Kysely<Database>, facet: { type: string; ref: string }, t: Map<string, Tally>) {
   for (const [accountId, v] of t) {
     const row = {
       account_id: accountId,
@@ -72,7 +74,7 @@ async function writeTallies(ctx: ServiceContext, facet: { type: string; ref: str
       score: recordScore(v.right, v.wrong),
       updated_at: ctx.now(),
     }
-    await ctx.db
+    await db
       .insertInto('records')
       .values(row)
       .onConflict((oc) =>
@@ -89,11 +91,17 @@ async function writeTallies(ctx: ServiceContext, facet: { type: string; ref: str
   }
 }
 
-/** Recomputes the records of every account holding a take on this market, at its facet and globally. */
-export async function recomputeRecordsForMarket(ctx: ServiceContext, marketId: string) {
-  const m = await ctx.db.selectFrom('markets').select(['facet_type', 'facet_ref', 'clob']).where('id', '=', marketId).executeTakeFirst()
+/**
+ * Recomputes the records of every account holding a take on this market, at its facet and globally, in one
+ * transaction (`db`'s when it is one: the market's resolution). Before it reads the tallies it takes each
+ * record's lock (migration 008's key, in key order), so two resolutions on the same accounts run one after
+ * the other and the second reads the first's result: neither writes a tally that misses the other's market.
+ */
+export async function recomputeRecordsForMarket(ctx: ServiceContext, marketId: string, db: Kysely<Database> = ctx.db): Promise<void> {
+  if (!db.isTransaction) return db.transaction().execute((tx) => recomputeRecordsForMarket(ctx, marketId, tx))
+  const m = await db.selectFrom('markets').select(['facet_type', 'facet_ref', 'clob']).where('id', '=', marketId).executeTakeFirst()
   if (!m || m.clob) return
-  const accounts = await ctx.db
+  const accounts = await db
     .selectFrom('posts')
     .select('account_id')
     .distinct()
@@ -104,7 +112,10 @@ export async function recomputeRecordsForMarket(ctx: ServiceContext, marketId: s
   if (!ids.length) return
   const facets = [GLOBAL_FACET as { type: string; ref: string }]
   if (m.facet_type && m.facet_ref) facets.push({ type: m.facet_type, ref: m.facet_ref })
-  for (const f of facets) await writeTallies(ctx, f, await tallies(ctx, ids, f))
+  const keys = sql.join(facets.map((f) => sql`(${f.type}, ${f.ref})`))
+  await sql`select count(pg_advisory_xact_lock(k)) from (select distinct ${sql.raw(RECORD_LOCK_KEY('a.id', 'f.t', 'f.r'))} as k
+    from unnest(${ids}::text[]) as a(id), (values ${keys}) as f(t, r) order by k) x`.execute(db)
+  for (const f of facets) await writeTallies(ctx, db, f, await tallies(db, ids, f))
 }
 
 /** Records of many accounts at one facet (null = global), with rank and population. */
