@@ -367,6 +367,8 @@ describe('<vk-room-feed>', () => {
     expect((await left).detail).to.deep.equal({ roomId, member: false })
     await until(() => joinCard(el), 'join card after leaving')
     expect(deepText(deep(joinCard(el)!, '[part="join"]')!)).to.equal('Rejoin')
+    // §2.8 "members: Headcount": the member who left is not counted (the venue's owner stays).
+    await until(() => deepText(part(el, 'members')!) === '1 member', 'headcount after leaving')
     expect(composer(el), 'composer not hidden after leaving').to.not.equal(null)
     await write(el, 'back again?')
     await until(() => refusal(el), 'refused')

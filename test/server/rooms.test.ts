@@ -243,6 +243,34 @@ describe('§3.3 join and leave', () => {
     assert.equal(m2.body.left, false)
   })
 
+  it('§2.8 "members: Headcount" counts current members: a leave takes one off, a rejoin puts them back', async () => {
+    const { v, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    await join(pub, u)
+    assert.equal((await membership(pub)).body.members, 2)
+    await leave(pub, u)
+    assert.equal((await membership(pub)).body.members, 1, 'the member who left is not counted')
+    assert.equal((await membership(pub, u)).body.members, 1)
+    await join(pub, u)
+    assert.equal((await membership(pub)).body.members, 2)
+  })
+
+  it('§2.8 "refused: True only for the private-room join answer" to an outsider: a member of a private room who presses join is answered member, not refused', async () => {
+    const { v, priv } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    await call(svc, 'PUT', `/v1/rooms/${priv}/members/${u.wallet}`, { token: v.owner.token })
+    const before = await memberRows(priv)
+    const r = await join(priv, u)
+    assert.equal(r.status, 200)
+    assert.equal(r.body.member, true)
+    assert.equal(r.body.refused, false)
+    assert.equal(r.body.message, undefined)
+    assert.ok(r.body.joinedAt)
+    assert.deepEqual(await memberRows(priv), before)
+    const owner = await join(priv, v.owner)
+    assert.deepEqual([owner.body.member, owner.body.refused], [true, false], "the room's owner, its first member, too")
+  })
+
   it('join and leave need a session: 401, nothing written', async () => {
     const { pub } = await roomWorld()
     const before = await memberRows(pub)
@@ -294,6 +322,17 @@ describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', ()
     const m = await membership(pub, u)
     assert.equal(m.body.member, true)
     assert.ok(m.body.joinedAt)
+  })
+
+  it('§3.3 "caller follows the room\'s subject … → member": following another node, or the same ref under another type, is not the room\'s subject: 403 \'join this room to post in it\', no membership', async () => {
+    const { v, node, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    assert.equal((await follow(u, 'category', `${node}-elsewhere`)).status, 200)
+    assert.equal((await follow(u, 'topic', node)).status, 200)
+    const before = await memberRows(pub)
+    expectError(await post(svc, u, { room: pub }), 403, 'room-join-required', 'join this room to post in it')
+    assert.deepEqual(await memberRows(pub), before)
+    assert.equal((await membership(pub, u)).body.member, false)
   })
 
   it('§3.3 "join: caller\'s session venue owns the room" / §5.6 "Join and leave work only for the session\'s own venue\'s room": a follower posting from another venue\'s session (or key, or a session naming no venue) is refused 403 room-other-venue, as join answers them — not \'join this room to post in it\', a join that can only fail — and gets no membership they could not leave, no post', async () => {
@@ -543,6 +582,13 @@ describe('§2.9 room board', () => {
     ].sort())
     assert.equal(r.body.members, 4)
     assert.ok(!rows.some((x: unknown[]) => x[0] === d.wallet), 'non-members are not on the board')
+    // A member who leaves is off the board and its headcount (the population stays the node's).
+    await leave(room, a)
+    const afterLeave = await call(svc, 'GET', `/v1/rooms/${room}/board`)
+    assert.ok(!afterLeave.body.board.some((e: { wallet: string }) => e.wallet === a.wallet), 'a member who left is not on the board')
+    assert.equal(afterLeave.body.members, 3)
+    assert.equal(afterLeave.body.population, 3)
+    await join(room, a)
     // Cursor paging walks the same order.
     const seen: string[] = []
     let cursor: string | null = null

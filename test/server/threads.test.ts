@@ -220,6 +220,24 @@ describe('thread read', () => {
     assert.deepEqual(ids(inside.body.threads[inPriv.id]), [reply.id])
   })
 
+  it('§7 a private room is hidden from outsiders, and a member who left is one: after the leave, the market thread and the author\'s profile no longer show its posts, and its thread is 404', async () => {
+    const m = await addMarket(svc)
+    const v = await makeVenue(svc)
+    const priv = await makeRoom(svc, { venueId: v, visibility: 'private' })
+    const author = await signIn(svc)
+    const leaver = await signIn(svc, undefined, v)
+    await addMember(svc, priv, author)
+    await addMember(svc, priv, leaver)
+    const secret = await writePost(svc, author, 'event', m.id, 'members only', { room: priv })
+    const profile = () => call(svc, 'GET', `/v1/social/profile/${author.wallet}/posts?takes=false`, { token: leaver.token })
+    assert.ok(ids((await thread(m.id, '', leaver)).body.posts).includes(secret.id), 'a member reads it')
+    assert.ok(ids((await profile()).body.posts).includes(secret.id))
+    assert.equal((await call(svc, 'POST', `/v1/rooms/${priv}/leave`, { token: leaver.token })).status, 200)
+    assert.ok(!ids((await thread(m.id, '', leaver)).body.posts).includes(secret.id), 'not after leaving')
+    assert.ok(!ids((await profile()).body.posts).includes(secret.id), 'nor on the profile')
+    expectError(await thread(m.id, `&room=${priv}`, leaver), 404, 'room-not-found')
+  })
+
   it('§7 "Thread ... of a private room read by an outsider: 404 (not 403, so existence is not confirmed)"', async () => {
     const m = await addMarket(svc)
     const v = await makeVenue(svc)

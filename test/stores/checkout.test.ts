@@ -189,11 +189,14 @@ describe('take prompt (§3.4)', () => {
     const vk = page(env, { checkout: rec.adapter })
     t.after(() => vk.dispose())
     const m = await env.h.addMarket()
-    const w = env.h.wallet()
+    // The buyer is the signed-in reader, so only `silent` keeps the prompt closed.
+    const w = await signInOn(vk, env)
     await vk.checkout().get().predict({ marketId: m.id, side: 0 })
     assert.equal(vk.takePrompt().get().open, false, 'a one-tap predict does not open it')
     assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 0, silent: true }), false)
     assert.equal(vk.takePrompt().get().open, false)
+    assert.equal(vk.buySettled({ wallet: w.address, marketId: m.id, side: 0 }), true, 'the same buy from the drawer does open it')
+    assert.equal(vk.takePrompt().get().open, true)
   })
 
   it('§3.4 "open → Skip → answered; remembered across reloads": once per wallet, market and side', async () => {
