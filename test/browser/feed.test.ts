@@ -39,6 +39,24 @@ describe('<vk-feed>', () => {
     expect(deepText(el.shadowRoot!.getElementById(`vk-post-${f.take.id}`)!)).to.include(`A ${f.ref}`)
   })
 
+  it('§4.4 rule 4 "edit/delete only when viewer is passed and the post is the viewer\'s own; … Tail only when a checkout provider is above it or onTail is given": <vk-feed> passes viewer and onTail to its cards', async () => {
+    await makeVk()
+    const f = await nodeFeed()
+    const tailed: string[] = []
+    const el = await fixture<VkFeed>(
+      html`<vk-feed scope="subject" subject-type="category" subject-ref=${f.ref} .viewer=${f.taker.w.wallet} .onTail=${(p: { id: string }) => tailed.push(p.id)}></vk-feed>`,
+    )
+    await until(() => rowIds(el).length === 3, 'feed loaded')
+    const row = (id: string) => el.shadowRoot!.getElementById(`vk-post-${id}`)!
+    await until(() => !!deep(row(f.take.id), '[part~="edit"]'), "Edit on the viewer's own take")
+    expect(!!deep(row(f.take.id), '[part~="delete"]')).to.equal(true)
+    expect(!!deep(row(f.comment.id), '[part~="edit"]'), "not on another's post").to.equal(false)
+    const tail = deep<HTMLButtonElement>(row(f.take.id), '[part~="tail"]')
+    expect(!!tail, 'Tail with onTail and no checkout provider').to.equal(true)
+    tail!.click()
+    expect(tailed).to.deep.equal([f.take.id])
+  })
+
   it('§4.4 rule 8 "Label \'ranked by record\' whenever sort: record is used"', async () => {
     await makeVk()
     const f = await nodeFeed()

@@ -41,6 +41,17 @@ describe('<vk-take-card>', () => {
     expect(text(part(el, 'stance')!)).to.include('Yes').and.include('40%').and.include('2.50')
   })
 
+  it('§4.4 rule 4 "TakeCard draws the stance chip": the chip is coloured by its side (the first outcome\'s colour, the other sides\' colour)', async () => {
+    await makeVk()
+    const yes = await card((await take({ side: 0 })).post)
+    const no = await card((await take({ side: 1 })).post)
+    await until(() => part(yes, 'stance') && part(no, 'stance'), 'both chips')
+    const colour = (el: Element) => getComputedStyle(part(el, 'stance')!).color
+    expect(part(yes, 'stance')!.classList.contains('side-first')).to.equal(true)
+    expect(part(no, 'stance')!.classList.contains('side-other')).to.equal(true)
+    expect(colour(yes)).to.not.equal(colour(no))
+  })
+
   it('§4.5 rule 2 "never computed locally": a comment by a wallet that holds a position now has no stance chip', async () => {
     await makeVk()
     const s = await service()
@@ -440,6 +451,7 @@ describe('<vk-take-card>', () => {
     await until(() => deep(el, '[role="status"]'), 'acknowledged')
     expect(text(deep(el, '[role="status"]')!)).to.equal('Reported. Thanks.')
     expect(vk.faults.requests.some((r) => r.method === 'POST' && r.url.pathname.endsWith('/reports'))).to.equal(true)
+    expect(!!part(el, 'report'), 'a post once reported is not offered for report again').to.equal(false)
   })
 
   it('§4.4 rule 4 "Tail only when a checkout provider is above it or onTail is given": none without either', async () => {
