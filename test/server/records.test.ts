@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
+import { RECORD_LOCK_KEY } from '../../src/server/db/migrations.ts'
 import { addMarket, call, expectError, newMarketId, newWallet, ON_POSTGRES, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 
 let svc: TestService
@@ -98,7 +99,8 @@ describe('§2.12 settled records', () => {
     let resolving: Promise<void> | undefined
     // Another writer holds the holder's global record and commits market y's result only after x's resolution started.
     await svc.ctx.db.transaction().execute(async (tx) => {
-      await sql`select pg_advisory_xact_lock(hashtextextended('vk-record ' || ${account} || ' * *', 0))`.execute(tx)
+      const lit = (v: string) => `'${v.replace(/'/g, "''")}'`
+      await sql`select pg_advisory_xact_lock(${sql.raw(RECORD_LOCK_KEY(lit(account), lit('*'), lit('*')))})`.execute(tx)
       await tx.updateTable('markets').set({ result: JSON.stringify({ winner: 0 }), resolved_at: new Date() }).where('id', '=', y).execute()
       resolving = svc.chain.resolve(x, 0)
       await Promise.race([resolving, new Promise((r) => setTimeout(r, 500))])
