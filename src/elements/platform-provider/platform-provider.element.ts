@@ -1,8 +1,8 @@
-import { ContextProvider } from '@lit/context'
 import { html, type PropertyValues } from 'lit'
 import type { NetworkConfig } from '../../contract/networks.ts'
 import { createVenuekit, getVenuekit, type CheckoutAdapter, type Venuekit } from '../../stores/index.ts'
 import { venuekitContext } from '../shared/venuekit-context.ts'
+import { ContextProvider } from '../shared/context.ts'
 import { VkElement } from '../shared/vk-element.ts'
 import { styles } from './platform-provider.styles.ts'
 
@@ -50,7 +50,7 @@ export class VkPlatformProvider extends VkElement {
   /** Called after every logout (§9.2): end the wallet session here. */
   declare onSignOut: (() => void | Promise<void>) | null | undefined
 
-  private readonly provider = new ContextProvider(this, { context: venuekitContext, initialValue: null })
+  private readonly provider = new ContextProvider<Venuekit | null>(this, venuekitContext, null)
   private owned: Venuekit | null = null
   private current: Venuekit | null = null
   private offSession: (() => void) | null = null

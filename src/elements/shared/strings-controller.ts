@@ -2,7 +2,7 @@
  * Reads one strings slice for an element: built-in strings for the locale, then the nearest
  * `<vk-strings-provider>` overrides, then the element's own `strings` property (the property wins).
  */
-import { ContextConsumer } from '@lit/context'
+import { ContextConsumer } from './context.ts'
 import type { ReactiveController, ReactiveElement } from 'lit'
 import { baseStrings, stringsContext, type Slice, type StringSlices, type StringsContextValue } from './strings/index.ts'
 import { formatMessage, type Params } from './format.ts'
@@ -24,13 +24,9 @@ export class StringsController<S extends Slice> implements ReactiveController {
     private readonly own: () => Partial<StringSlices[S]> | null | undefined = () => host.strings,
   ) {
     host.addController(this)
-    new ContextConsumer(host, {
-      context: stringsContext,
-      subscribe: true,
-      callback: (v) => {
-        this.provided = v
-        host.requestUpdate()
-      },
+    new ContextConsumer(host, stringsContext, (v) => {
+      this.provided = v
+      host.requestUpdate()
     })
   }
 

@@ -1,9 +1,9 @@
 /**
  * How an element finds the page's venuekit context: the nearest `<vk-platform-provider>` above it
- * (Lit context), otherwise the page's registered context (`getVenuekit()`, set up by the script tag
+ * (the community context protocol), otherwise the page's registered context (`getVenuekit()`, set up by the script tag
  * or by the app). Elements that need a client render nothing without one (§9.3).
  */
-import { ContextConsumer, createContext } from '@lit/context'
+import { ContextConsumer, createContext } from './context.ts'
 import type { ReactiveController, ReactiveElement } from 'lit'
 import { getVenuekit, onVenuekitChange, type Venuekit } from '../../stores/index.ts'
 
@@ -15,14 +15,10 @@ export class VenuekitController implements ReactiveController {
   private unwatch: (() => void) | null = null
   constructor(private readonly host: ReactiveElement, private readonly onChange: (vk: Venuekit | null) => void = () => {}) {
     host.addController(this)
-    new ContextConsumer(host, {
-      context: venuekitContext,
-      subscribe: true,
-      callback: (v) => {
-        this.provided = v
-        this.onChange(this.value)
-        host.requestUpdate()
-      },
+    new ContextConsumer(host, venuekitContext, (v) => {
+      this.provided = v
+      this.onChange(this.value)
+      host.requestUpdate()
     })
   }
   hostConnected() {

@@ -1,5 +1,5 @@
-import { ContextProvider } from '@lit/context'
 import { html, type PropertyValues } from 'lit'
+import { ContextProvider } from '../shared/context.ts'
 import { VkElement } from '../shared/vk-element.ts'
 import { stringsContext, type StringsContextValue } from '../shared/strings/index.ts'
 import { styles } from './strings-provider.styles.ts'
@@ -23,7 +23,7 @@ export class VkStringsProvider extends VkElement {
   declare locale: string
   declare strings: StringsContextValue['overrides']
 
-  private provider = new ContextProvider(this, { context: stringsContext, initialValue: { locale: '', overrides: {} } })
+  private provider = new ContextProvider<StringsContextValue>(this, stringsContext, { locale: '', overrides: {} })
 
   constructor() {
     super()

@@ -4,7 +4,7 @@
  * A `<vk-strings-provider>` overrides them for everything inside it; an element's own `strings`
  * property wins over the provider.
  */
-import { createContext } from '@lit/context'
+import { createContext } from '../context.ts'
 import { commentsEn, type CommentsStrings } from './comments.en.ts'
 import { roomEn, type RoomStrings } from './room.en.ts'
 import type { ModerationStrings } from './moderation.en.ts'
