@@ -8,6 +8,7 @@
  * - `focusLost()`: nothing inside the page has focus (the body has it), e.g. after the focused control
  *   left the DOM. Elements move focus on purpose only then, or while focus is still inside them.
  * - `loadMoreAndFocus(button, v)`: Load more, then focus on the first newly loaded row.
+ * - `retryAndFocus(button, retry)`: Retry keeps the reader's place while the error state is swapped out.
  */
 import { nothing } from 'lit'
 import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js'
@@ -80,4 +81,29 @@ export async function loadMoreAndFocus(button: HTMLElement, v: { loadMore(): unk
   if (!fresh) return
   if (!fresh.hasAttribute('tabindex')) fresh.tabIndex = -1
   fresh.focus()
+}
+
+/**
+ * Retry from an error state's button, keeping the reader's place. The button leaves the page as the
+ * element re-reads, which drops focus to the body; while it is lost, focus follows what replaces it: the
+ * loading skeleton, then the first row (or item, market, verdict), the empty state or, when the read
+ * failed again, the new Retry (made focusable with `tabindex="-1"` when they are not), in the region the
+ * error stood in. Focus the reader puts elsewhere is left alone.
+ */
+export function retryAndFocus(button: HTMLElement, retry: () => unknown) {
+  const root = button.getRootNode() as ShadowRoot
+  // The region the error state stands in (a rail's Retry refocuses in that rail), while it is on the page.
+  const region = button.parentElement!.parentElement ?? root
+  const watch = new MutationObserver(() => {
+    const to = (region.isConnected ? region : root).querySelector<HTMLElement>('[part~="loading"],[part~="row"],[part~="item"],[part~="market"],[part~="verdict"],[part~="empty"],[part~="retry"]')
+    const loading = !!to?.matches('[part~="loading"]')
+    if (focusLost() && to) {
+      if (!to.hasAttribute('tabindex')) to.tabIndex = -1
+      to.focus()
+    }
+    // Done once the read has settled, or once the reader has put focus somewhere else.
+    if (!loading || root.activeElement !== to) watch.disconnect()
+  })
+  watch.observe(root, { childList: true, subtree: true })
+  retry()
 }

@@ -4,7 +4,7 @@
  * `error`, `retry`. Add `stateStyles` to the element's styles.
  */
 import { css, html, nothing } from 'lit'
-import { busy, loadMoreAndFocus } from './pending.ts'
+import { busy, loadMoreAndFocus, retryAndFocus } from './pending.ts'
 import type { StringsController } from './strings-controller.ts'
 
 /** A skeleton of `rows` grey bars, announced as busy with `label` (e.g. 'Loading…'). */
@@ -19,11 +19,14 @@ export function emptyState(text: string) {
   return html`<p part="empty" class="vk-empty">${text}</p>`
 }
 
-/** The error sentence and a Retry button (`role="alert"` so it is announced). */
-export function errorState(text: string, retryLabel: string, retry: () => void) {
+/**
+ * The error sentence and a Retry button (`role="alert"` so it is announced). Retry keeps focus: `press`
+ * runs it, `retryAndFocus` unless told otherwise.
+ */
+export function errorState(text: string, retryLabel: string, retry: () => unknown, press = retryAndFocus) {
   return html`<div part="error" class="vk-error" role="alert">
     <p>${text}</p>
-    <button type="button" part="retry" class="vk-button" @click=${retry}>${retryLabel}</button>
+    <button type="button" part="retry" class="vk-button" @click=${(e: Event) => press(e.currentTarget as HTMLElement, retry)}>${retryLabel}</button>
   </div>`
 }
 
@@ -66,12 +69,13 @@ export function pagedBody(v: PagedValue, count: number, s: PagedStrings, list: (
 }
 
 /**
- * Under a list with rows: a failure line with Retry (`retryPaged`), then Load more while there is more
+ * Under a list with rows: a failure line with Retry (`retryPaged`, keeping focus), then Load more while there is more
  * (`part`: the element's name for the button, `more` by default). Load more stays focusable while the
  * page loads (`busy`), then focus moves to the first newly loaded row (`loadMoreAndFocus`).
  */
 export function pagedTail(v: PagedValue, s: Omit<PagedStrings, 'loading' | 'empty'>, part = 'more') {
-  return html`${v.error ? errorState(s.error, s.retry, () => retryPaged(v)) : nothing}
+  // A later page that failed is loaded again as Load more does: focus then moves to its first row.
+  return html`${v.error ? errorState(s.error, s.retry, () => v.refresh(), (b, r) => (v.loadMoreError ? loadMoreAndFocus(b, v) : retryAndFocus(b, r))) : nothing}
     ${v.hasMore
       ? html`<button type="button" part=${part} class="vk-button more" ${busy(!!v.loadingMore)} @click=${(e: Event) => loadMoreAndFocus(e.currentTarget as HTMLElement, v)}>
           ${v.loadingMore ? s.loadingMore : s.loadMore}
