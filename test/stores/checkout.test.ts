@@ -167,6 +167,26 @@ describe('checkout and tail', () => {
     assert.deepEqual(rec.opened, [{ marketId: open.id, side: 1, source: 'tail' }], "the take's exact side")
     off()
   })
+
+  it('§4.4 rule 4 "Tail only when a checkout provider is above it": canTail is false with no checkout adapter, even on an open market the page knows; true once one is set, false again when it is removed', async (t) => {
+    const rec = recordingAdapter()
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const open = await env.h.addMarket()
+    const market = vk.market(open.id)
+    t.after(mount(market))
+    await until(market, (v) => !!v.market, 5000, 'the market known to the page')
+    const tail = vk.tail()
+    t.after(mount(tail))
+    const take = takeOn(open.id, 1)
+    assert.equal(tail.get().canTail(take), false, 'no checkout adapter')
+    assert.equal(tail.get().tail(take), false, 'and tail opens nothing')
+    vk.setCheckout(rec.adapter)
+    assert.equal(tail.get().canTail(take), true, 'an adapter: Tail is offered')
+    vk.setCheckout(null)
+    assert.equal(tail.get().canTail(take), false, 'removed: not offered again')
+    assert.deepEqual(rec.opened, [])
+  })
 })
 
 describe('take prompt (§3.4)', () => {

@@ -1,10 +1,24 @@
 /** The page context (§4.5.5, §5.2, §9.2), identity stores (§2.12), author takes (§4.5.6), events and notifications (§6.3). */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createClient } from '../../src/sdk/index.ts'
+import WebSocket from 'ws'
+import { createClient, type SocketConstructor } from '../../src/sdk/index.ts'
 import { createVenuekit, getVenuekit, VenuekitError } from '../../src/stores/index.ts'
 import { freshRef } from '../sdk/harness.ts'
 import { mount, page, signInOn, spyFetch, startEnv, tick, until, WS, type Env } from './helpers.ts'
+
+/** The page's WebSocket, and a promise settled once the service confirms a topic subscription (live events flow from then on). */
+function watchedSocket() {
+  let confirm = () => {}
+  const subscribed = new Promise<void>((r) => (confirm = r))
+  class Watched extends WebSocket {
+    constructor(url: string) {
+      super(url)
+      this.addEventListener('message', (e) => JSON.parse(String(e.data)).type === 'subscribed' && confirm())
+    }
+  }
+  return { WebSocketImpl: Watched as unknown as SocketConstructor, subscribed }
+}
 
 let env: Env
 before(async () => {
@@ -54,6 +68,27 @@ describe('the page context (§4.5.5, §5.2)', () => {
     await signInOn(vk, env)
     vk.client.setSession(null)
     assert.equal(ended, 2, 'a session dropped elsewhere is a logout too')
+  })
+
+  it('§4.4 rule 4 "Report only on another\'s post, signed in, with moderation on": with moderation: false Report is never offered, signed in or not; moderation is on by default', async () => {
+    const off = page(env, { moderation: false })
+    try {
+      assert.equal(off.moderation, false)
+      assert.equal(off.$canReport.get(), false)
+      await signInOn(off, env)
+      assert.equal(off.$canReport.get(), false, 'signed in, moderation off: not offered')
+    } finally {
+      off.dispose()
+    }
+    const on = page(env)
+    try {
+      assert.equal(on.moderation, true, 'on by default')
+      assert.equal(on.$canReport.get(), false, 'signed out: not offered')
+      await signInOn(on, env)
+      assert.equal(on.$canReport.get(), true)
+    } finally {
+      on.dispose()
+    }
   })
 
   it('the same arguments return the same store; a store is released a grace period after its last subscriber leaves', async (t) => {
@@ -143,6 +178,26 @@ describe('identity (§2.12)', () => {
     await assert.rejects(failing)
     await tick(50)
     assert.deepEqual([s.get().error, s.get().pending], [null, false])
+  })
+
+  it('§2.12 useFollow: following is "null while unknown (loading, failed read …)": a failed re-read of a known state shows null with the error, never the old state (injected failing fetch)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const s = vk.follow('category', freshRef('folfail'))
+    t.after(mount(s))
+    await signInOn(vk, env)
+    let v = await until(s, (v) => v.following === false)
+    await v.follow()
+    v = await until(s, (v) => v.following === true && !v.pending)
+    const reads = () => spy.to('/v1/social/follows/', 'GET').length
+    const before = reads()
+    spy.fail((u, method) => method === 'GET' && u.pathname.startsWith('/v1/social/follows/'))
+    v.refresh()
+    v = await until(s, (v) => !!v.error, 5000, 'the re-read failed')
+    assert.ok(reads() > before, 'it was a re-read')
+    assert.equal(v.following, null, 'not the state of the earlier read')
+    assert.equal(v.loading, false)
   })
 
   it('me: null signed out with no request, the account once signed in', async (t) => {
@@ -240,5 +295,43 @@ describe('events and notifications (§6.3)', () => {
     assert.equal(e.events.length, 1)
     assert.equal(e.events[0].subjectRef, m.id)
     ;[offThread, offA, offB, offE].forEach((off) => off())
+  })
+
+  it('§6.3 notifications: unread counts the items not read; markRead marks that one, markAllRead every one; events({ limit }) is the newest `limit` events, polled or not', async (t) => {
+    const sock = watchedSocket()
+    const vk = page(env, { config: { WebSocketImpl: sock.WebSocketImpl } })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const w = await env.h.signedIn()
+    const thread = vk.comments('event', m.id)
+    t.after(mount(thread))
+    await until(thread, (v) => !v.loading)
+    await sock.subscribed
+    const n = vk.notifications()
+    t.after(mount(n))
+    for (const body of ['one', 'two', 'three']) await w.createPost('event', m.id, body)
+    await until(n, (v) => v.items.length >= 3, 5000, 'three thread changes')
+    // Read and acted on synchronously: no event lands in between.
+    const first = n.get()
+    assert.equal(first.unread, first.items.length, 'nothing read yet')
+    first.markRead(first.items[1].id)
+    let v = n.get()
+    assert.equal(v.unread, first.unread - 1)
+    assert.deepEqual(v.items.map((i) => i.read), first.items.map((_, k) => k === 1), 'that one only')
+    v.markRead(first.items[1].id)
+    assert.equal(n.get().unread, v.unread, 'reading it again changes nothing')
+    n.get().markAllRead()
+    v = n.get()
+    assert.equal(v.unread, 0)
+    assert.ok(v.items.every((i) => i.read))
+    const all = vk.events({ limit: 50 })
+    const two = vk.events({ limit: 2 })
+    const polled = vk.events({ limit: 2 }, { refreshMs: 20 })
+    for (const s of [all, two, polled]) t.after(mount(s))
+    const p = await until(polled, (x) => !x.loading)
+    const newest = all.get().events.slice(0, 2).map((e) => e.id)
+    assert.ok(all.get().events.length >= 3)
+    assert.deepEqual(two.get().events.map((e) => e.id), newest)
+    assert.deepEqual(p.events.map((e) => e.id), newest)
   })
 })

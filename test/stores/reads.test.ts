@@ -1,9 +1,17 @@
 /** Batched reads: take counts, profiles, records, verdicts, markets, leaderboard. */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { MODERATION_CTX } from '../../src/stores/moderation.ts'
+import type { Ctx } from '../../src/stores/ctx.ts'
+import type { Venuekit } from '../../src/stores/index.ts'
 import { newMarketId } from '../helpers/service.ts'
 import { freshRef } from '../sdk/harness.ts'
-import { mount, page, spyFetch, startEnv, tick, until, type Env } from './helpers.ts'
+import { mount, page, signInOn, spyFetch, startEnv, tick, until, type Env } from './helpers.ts'
+
+/** The page's internal context: its `revalidate` is the re-read a write or a live change asks for (profiles have no Retry of their own). */
+const ctxOf = (vk: Venuekit) => (vk as unknown as Record<symbol, Ctx>)[MODERATION_CTX]
+/** A market id in another casing than the service's (lowercase) one. */
+const mixedCase = (id: string) => '0x' + id.slice(2).toUpperCase()
 
 let env: Env
 before(async () => {
@@ -72,6 +80,54 @@ describe('take counts (§2.6, §4.5.4)', () => {
     offs.forEach((off) => off())
   })
 
+  it('§4.3 useTakeCounts "countOf(id) giving counts or null": countOf finds a market\'s counts under any casing of its id (keyed lowercased)', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const writer = await env.h.signedIn()
+    await writer.createPost('event', m.id, 'a comment')
+    const s = vk.takeCounts([m.id])
+    t.after(mount(s))
+    const v = await until(s, (v) => v.countOf(m.id) !== null)
+    assert.notEqual(mixedCase(m.id), m.id)
+    assert.deepEqual(v.countOf(mixedCase(m.id)), { posts: 1, takes: 0, bySide: {} })
+  })
+
+  it('§2.6 take counts are "null while loading or after a failed read": a failed re-read of loaded counts shows null with the error, never the old counts (injected failing fetch)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const s = vk.takeCounts([m.id])
+    t.after(mount(s))
+    let v = await until(s, (v) => v.countOf(m.id) !== null)
+    assert.deepEqual(v.countOf(m.id), { posts: 0, takes: 0, bySide: {} })
+    spy.fail((u) => u.pathname === '/v1/social/take-counts')
+    // The SDK reuses a settled count read for a few seconds: drop it, so the re-read reaches the service.
+    vk.client.takeCounts.clear()
+    v.refresh()
+    v = await until(s, (v) => !!v.error, 5000, 'the re-read failed')
+    assert.equal(spy.to('/v1/social/take-counts').length, 2, 'it was a re-read')
+    assert.equal(v.countOf(m.id), null, 'not the counts of the earlier read')
+    assert.equal(v.loading, false)
+  })
+
+  it('§2.6 counts "include visible posts": a take the reader posts re-reads the take counts on the page, which then count it', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const w = await signInOn(vk, env)
+    await env.h.setPosition(w.wallet, m.id, 0, '1000')
+    const s = vk.takeCounts([m.id])
+    t.after(mount(s))
+    let v = await until(s, (v) => v.countOf(m.id) !== null)
+    assert.deepEqual(v.countOf(m.id), { posts: 0, takes: 0, bySide: {} })
+    const p = await vk.postActions().get().create('event', m.id, 'it will')
+    assert.equal(p.stance?.side, 0, 'a take')
+    v = await until(s, (v) => v.countOf(m.id)?.takes === 1, 5000, 'the take counted')
+    assert.equal(v.countOf(m.id)!.posts, 1)
+  })
+
   it('the same set of ids in any order or casing is the same store', (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
@@ -128,6 +184,43 @@ describe('profiles, records, verdicts, markets', () => {
     assert.equal(v2.records[other.wallet].rank, null, 'unranked is a state, not last place')
     assert.throws(() => vk.records([other.wallet], undefined as never), /facet/)
     offs.forEach((off) => off())
+  })
+
+  it('§2.12 useProfiles, like counts "null … after a failed read": a failed re-read of loaded profiles shows none of the old answer, with the error (injected failing fetch)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const a = env.h.wallet()
+    const s = vk.profiles([a.address])
+    const one = vk.profile(a.address)
+    t.after(mount(s))
+    t.after(mount(one))
+    await until(s, (v) => !!v.profiles[a.wallet])
+    assert.equal(one.get().profile!.wallet, a.wallet)
+    spy.fail((u) => u.pathname === '/v1/social/profiles')
+    ctxOf(vk).revalidate('profiles|')
+    const v = await until(s, (v) => !!v.error, 5000, 'the re-read failed')
+    assert.equal(spy.to('/v1/social/profiles').length, 2, 'it was a re-read')
+    assert.deepEqual(v.profiles, {}, 'not the profiles of the earlier read')
+    assert.equal(v.loading, false)
+    assert.deepEqual([one.get().profile, one.get().error], [null, v.error])
+  })
+
+  it('§2.12 useRecords, like counts "null … after a failed read": a failed re-read of loaded records shows none of the old records, with the error (injected failing fetch)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const w = env.h.wallet()
+    const s = vk.records([w.address], null)
+    t.after(mount(s))
+    let v = await until(s, (v) => !!v.records[w.wallet])
+    assert.equal(v.records[w.wallet].rank, null)
+    spy.fail((u) => u.pathname === '/v1/records')
+    v.refresh()
+    v = await until(s, (v) => !!v.error, 5000, 'the re-read failed')
+    assert.equal(spy.to('/v1/records').length, 2, 'it was a re-read')
+    assert.deepEqual(v.records, {}, 'not the records of the earlier read')
+    assert.equal(v.loading, false)
   })
 
   it('§3.2 "open → market resolution recorded on chain → right / wrong": a market the page holds as open follows an author\'s `results` (§2.4) and a feed page\'s settlements, so a receipt drawn before the resolution moves without a reload', async (t) => {
