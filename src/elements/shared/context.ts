@@ -78,7 +78,7 @@ export class ContextProvider<T> implements ReactiveController {
       e.stopPropagation()
       return target
     }
-    host.addEventListener('context-request', (e) => {
+    host.addEventListener('context-request', (e: Event) => {
       const target = from(e)
       const { callback, subscribe } = e as ContextEvent
       if (!target || !callback) return
@@ -86,7 +86,7 @@ export class ContextProvider<T> implements ReactiveController {
       if (!this.subscribers.has(callback)) this.subscribers.set(callback, [target, () => this.subscribers.delete(callback)])
       callback(this.value, this.subscribers.get(callback)![1])
     })
-    host.addEventListener('context-provider', (e) => {
+    host.addEventListener('context-provider', (e: Event) => {
       if (!from(e)) return
       for (const [callback, [target]] of this.subscribers) target.dispatchEvent(new ContextEvent('context-request', context, target, callback, true))
     })
