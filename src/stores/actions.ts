@@ -8,7 +8,7 @@ import { atom, computed, type ReadableAtom } from 'nanostores'
 import type { SubjectType } from '../contract/ids.ts'
 import type { DeleteResult, Post, ReactResult, ReportResult } from '../contract/types.ts'
 import type { Ctx } from './ctx.ts'
-import type { PostOverlay } from './posts.ts'
+import type { AgreedOverride, PostOverlay } from './posts.ts'
 
 export interface PostActionsValue {
   /** Writes a post (no stance is ever sent: the service proves it, §4.5.2). */
@@ -52,13 +52,16 @@ export function postActions(ctx: Ctx, overlay: PostOverlay) {
       const was = !!post.agreed
       const mine = { agreed: !!active, agrees: Math.max(0, post.agrees + (active === was ? 0 : active ? 1 : -1)), at: Infinity }
       overlay.$agreed.setKey(id, mine)
+      // The write's outcome: shown while `mine` is the post's override; else kept in `mine` for the later react
+      // that replaced it, which rolls back to it on failure (never to a pending override that has settled).
+      const settle = (o?: AgreedOverride) => (overlay.$agreed.get()[id] === mine ? overlay.$agreed.setKey(id, o) : Object.assign(mine, o ?? { at: 0 }))
       try {
         const r = await ctx.client.reactPost(id, active)
-        if (overlay.$agreed.get()[id] === mine) overlay.$agreed.setKey(id, { agreed: r.agreed, agrees: r.agrees, at: Date.now() })
+        settle({ agreed: r.agreed, agrees: r.agrees, at: Date.now() })
         return r
       } catch (e) {
-        // Roll back, unless a later react on the same post replaced this one.
-        if (overlay.$agreed.get()[id] === mine) overlay.$agreed.setKey(id, before)
+        // Roll back (to the outcome of the react it replaced, when that one has settled).
+        settle(before)
         throw e
       }
     })

@@ -5,6 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { MSG } from '../../src/contract/errors.ts'
 import { HttpError, VenuekitError } from '../../src/sdk/errors.ts'
 import { OPERATOR_KEY } from '../sdk/harness.ts'
+import type { Venuekit } from '../../src/stores/index.ts'
 import { mount, page, signInOn, spyFetch, startEnv, tick, until, type Env } from './helpers.ts'
 
 let env: Env
@@ -12,6 +13,36 @@ before(async () => {
   env = await startEnv()
 })
 after(() => env.svc.close())
+
+const isReaction = (u: URL, method: string) => method === 'POST' && u.pathname.endsWith('/reactions')
+
+/** Fails the `n`th reaction write from now (1-based) and holds its answer until `spy.release()`; the others reach the service. */
+function failAndHold(spy: ReturnType<typeof spyFetch>, n: number) {
+  let sent = 0
+  let failed = false
+  // A failed request is held (or not) right after it failed: `failed` names that one request.
+  spy.fail((u, method) => (failed = isReaction(u, method) && ++sent === n))
+  spy.hold(() => {
+    const h = failed
+    failed = false
+    return h
+  })
+}
+
+/** `n` posts by another author, and this page signed in with their thread and their market's feed mounted. */
+async function agreeable(vk: Venuekit, n = 1) {
+  const m = await env.h.addMarket()
+  const author = await env.h.signedIn()
+  const post = await author.createPost('event', m.id, 'agree with me')
+  for (let i = 1; i < n; i++) await author.createPost('event', m.id, `agree with me too (${i})`)
+  await signInOn(vk, env)
+  const thread = vk.comments('event', m.id)
+  const feed = vk.feed('subject', { subjectType: 'event', subjectRef: m.id })
+  const offs = [thread, feed].map(mount)
+  await until(thread, (v) => v.posts.length === n)
+  await until(feed, (v) => v.posts.length === n)
+  return { m, author, post, thread, feed, offs }
+}
 
 describe('postActions (§4.2)', () => {
   it('"Agree (optimistic, rolls back)": react shows at once in every store holding the post, and rolls back on failure and throws (injected failing fetch)', async (t) => {
@@ -51,6 +82,130 @@ describe('postActions (§4.2)', () => {
     // The service still holds the agree.
     const fresh = await env.h.client().posts('event', m.id)
     assert.equal(fresh.posts[0].agrees, 1)
+    offs.forEach((off) => off())
+  })
+
+  it('"Agree (optimistic)": agreeing again while an Agree is still pending counts the reader once (+1 shown once, in every store, until and after the service answers)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { thread, feed, offs } = await agreeable(vk)
+    const shown = () => [thread.get().posts[0], feed.get().posts[0]].map((x) => [x.agreed, x.agrees])
+    spy.hold(isReaction)
+    const a = vk.postActions().get()
+    // Two cards hold the post (the thread's and the feed's); each hands over the post as it shows it.
+    const first = a.react(thread.get().posts[0], true)
+    assert.deepEqual(shown(), [[true, 1], [true, 1]])
+    const again = a.react(feed.get().posts[0], true)
+    assert.deepEqual(shown(), [[true, 1], [true, 1]], 'still +1 once while both writes are pending')
+    spy.release()
+    const [, r] = await Promise.all([first, again])
+    assert.deepEqual([r.agreed, r.agrees], [true, 1])
+    assert.deepEqual(shown(), [[true, 1], [true, 1]], 'the service counts the reader once too')
+    offs.forEach((off) => off())
+  })
+
+  it('"Agree (optimistic, rolls back)": a failed earlier Agree does not roll back a later successful one (the same post agreed again, another post agreed meanwhile)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { thread, feed, offs } = await agreeable(vk, 2)
+    const [first, second] = thread.get().posts.map((p) => p.id)
+    const shown = () =>
+      [thread, feed].map((s) => [first, second].map((id) => s.get().posts.find((p) => p.id === id)!).map((x) => [x.agreed, x.agrees]))
+    const a = vk.postActions().get()
+    // The first Agree fails, and its answer is held until after the later ones succeeded.
+    failAndHold(spy, 1)
+    const failed = a.react(thread.get().posts[0], true)
+    const again = await a.react(feed.get().posts.find((p) => p.id === first)!, true)
+    assert.deepEqual([again.agreed, again.agrees], [true, 1])
+    await a.react(thread.get().posts[1], true)
+    assert.deepEqual(shown(), [[[true, 1], [true, 1]], [[true, 1], [true, 1]]])
+    spy.release()
+    await assert.rejects(failed, (e: unknown) => e instanceof HttpError && e.status === 500)
+    assert.deepEqual(shown(), [[[true, 1], [true, 1]], [[true, 1], [true, 1]]], 'the later Agrees stand')
+    offs.forEach((off) => off())
+  })
+
+  it('"Agree (optimistic, rolls back)": an optimistic override does not outlive newer reads: once the write has settled, a fresh read shows the service\'s count', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const { thread, feed, offs, post } = await agreeable(vk)
+    const r = await vk.postActions().get().react(thread.get().posts[0], true)
+    assert.deepEqual([r.agreed, r.agrees], [true, 1])
+    // Another reader agrees: the next reads of the post count 2.
+    await (await env.h.signedIn()).reactPost(post.id, true)
+    thread.get().refresh()
+    feed.get().refresh()
+    await until(thread, (v) => v.posts[0].agrees === 2 && v.posts[0].agreed === true, 5000, "the thread's fresh read")
+    await until(feed, (v) => v.posts[0].agrees === 2 && v.posts[0].agreed === true, 5000, "the feed's fresh read")
+    offs.forEach((off) => off())
+  })
+
+  it('"Agree (optimistic, rolls back)": a take-back that fails after the Agree before it succeeded shows the service\'s answer, and newer reads replace it', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { thread, feed, offs, post } = await agreeable(vk)
+    const shown = () => [thread.get().posts[0], feed.get().posts[0]].map((x) => [x.agreed, x.agrees])
+    const a = vk.postActions().get()
+    // Agree, and take it back at once (another card): the take-back fails, answered after the Agree succeeded.
+    failAndHold(spy, 2)
+    const agree = a.react(thread.get().posts[0], true)
+    const takeBack = a.react(feed.get().posts[0], false)
+    assert.deepEqual(shown(), [[false, 0], [false, 0]])
+    const r = await agree
+    assert.deepEqual([r.agreed, r.agrees], [true, 1])
+    spy.release()
+    await assert.rejects(takeBack, (e: unknown) => e instanceof HttpError && e.status === 500)
+    assert.deepEqual(shown(), [[true, 1], [true, 1]], 'rolled back to what the service holds: the Agree')
+    // Not a pending write's override kept for good: the next reads count another reader's Agree.
+    await (await env.h.signedIn()).reactPost(post.id, true)
+    thread.get().refresh()
+    feed.get().refresh()
+    await until(thread, (v) => v.posts[0].agrees === 2, 5000, "the thread's fresh read")
+    await until(feed, (v) => v.posts[0].agrees === 2, 5000, "the feed's fresh read")
+    offs.forEach((off) => off())
+  })
+
+  it('"Agree (optimistic, rolls back)": when an Agree and the take-back after it both fail, the post rolls back to what the service holds (no Agree)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { thread, feed, offs } = await agreeable(vk)
+    const shown = () => [thread.get().posts[0], feed.get().posts[0]].map((x) => [x.agreed, x.agrees])
+    const a = vk.postActions().get()
+    spy.fail(isReaction)
+    const agree = a.react(thread.get().posts[0], true)
+    const takeBack = a.react(feed.get().posts[0], false)
+    assert.deepEqual(shown(), [[false, 0], [false, 0]])
+    await assert.rejects(agree, (e: unknown) => e instanceof HttpError && e.status === 500)
+    await assert.rejects(takeBack, (e: unknown) => e instanceof HttpError && e.status === 500)
+    assert.deepEqual(shown(), [[false, 0], [false, 0]], 'neither write reached the service')
+    spy.fail(null)
+    offs.forEach((off) => off())
+  })
+
+  it('"Agree (optimistic, rolls back)" on a reply too: the reply\'s count moves before the service answers, in the thread and the feed, and rolls back on failure', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { thread, feed, offs, post, author, m } = await agreeable(vk)
+    const reply = await author.createPost('event', m.id, 'a reply', post.id)
+    thread.get().refresh()
+    feed.get().refresh()
+    await until(thread, (v) => v.threads[post.id]?.length === 1)
+    await until(feed, (v) => v.threads[post.id]?.length === 1)
+    const shown = () => [thread.get().threads[post.id][0], feed.get().threads[post.id][0]].map((x) => [x.id, x.agreed, x.agrees])
+    assert.deepEqual(shown(), [[reply.id, false, 0], [reply.id, false, 0]])
+    spy.fail(isReaction)
+    spy.hold(isReaction)
+    const agree = vk.postActions().get().react(thread.get().threads[post.id][0], true)
+    assert.deepEqual(shown(), [[reply.id, true, 1], [reply.id, true, 1]], 'optimistic before the service answers')
+    spy.release()
+    await assert.rejects(agree, (e: unknown) => e instanceof HttpError && e.status === 500)
+    assert.deepEqual(shown(), [[reply.id, false, 0], [reply.id, false, 0]], 'rolled back')
+    spy.fail(null)
     offs.forEach((off) => off())
   })
 

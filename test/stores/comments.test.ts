@@ -11,6 +11,15 @@ after(() => env.svc.close())
 
 const ids = (ps: { id: string }[]) => ps.map((p) => p.id)
 
+/** A market with a thread of `n` posts, oldest first. */
+async function thread(n: number) {
+  const m = await env.h.addMarket()
+  const w = await env.h.signedIn()
+  const made = []
+  for (let i = 0; i < n; i++) made.push(await w.createPost('event', m.id, `post ${i + 1}`))
+  return { m, made }
+}
+
 describe('comments (§2.7)', () => {
   it('reads one thread newest first with replies folded under their parents, labels and titles', async (t) => {
     const vk = page(env)
@@ -111,6 +120,109 @@ describe('comments (§2.7)', () => {
     await until(s, (x) => x.newCount === 1, 5000, 'newCount 1 from the room topic')
     s.get().showNew()
     assert.deepEqual(ids(s.get().posts), [p.id])
+    off()
+  })
+
+  it('§4.2 "cursor-paged": the third page is read from the cursor of the second (the last page loaded), not the first, also after page 1 was read again', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { m, made } = await thread(5)
+    const raw = env.h.client()
+    const p1 = await raw.posts('event', m.id, { limit: 2 })
+    const p2 = await raw.posts('event', m.id, { limit: 2, cursor: p1.nextCursor! })
+    assert.ok(p1.nextCursor && p2.nextCursor && p1.nextCursor !== p2.nextCursor)
+    const s = vk.comments('event', m.id, { limit: 2 })
+    const off = mount(s)
+    await until(s, (v) => v.posts.length === 2)
+    await s.get().loadMore()
+    assert.equal(s.get().posts.length, 4)
+    // Page 1 is read again: the next page still follows page 2.
+    s.get().refresh()
+    await until(s, (v) => !v.refreshing && !v.loading)
+    await s.get().loadMore()
+    const v = s.get()
+    assert.deepEqual(ids(v.posts), ids(made).reverse(), 'pages 1, 2 and 3, each post once, newest first')
+    assert.equal(v.hasMore, false)
+    const cursors = spy.to('/v1/social/posts', 'GET').map((c) => c.url.searchParams.get('cursor'))
+    assert.deepEqual(cursors, [null, p1.nextCursor, null, p2.nextCursor])
+    off()
+  })
+
+  it('§4.2 "cursor-paged": two loadMore() calls at once read the next page once (one request, no row twice)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { m, made } = await thread(3)
+    const s = vk.comments('event', m.id, { limit: 1 })
+    const off = mount(s)
+    const v = await until(s, (v) => v.posts.length === 1 && v.hasMore)
+    await Promise.all([v.loadMore(), v.loadMore()])
+    assert.equal(spy.to('/v1/social/posts', 'GET').filter((c) => c.url.searchParams.has('cursor')).length, 1, 'the next page was asked for once')
+    assert.deepEqual(ids(s.get().posts), ids(made).reverse().slice(0, 2))
+    off()
+  })
+
+  it('"a store never shows the previous reader\'s answer": a loadMore answered after another reader signed in is discarded; the new reader reads on from their own page 1', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { m, made } = await thread(3)
+    const newest = ids(made).reverse()
+    await signInOn(vk, env)
+    const s = vk.comments('event', m.id, { limit: 1 })
+    const off = mount(s)
+    let v = await until(s, (v) => v.posts.length === 1 && v.hasMore)
+    // Reader A's next page is answered only when released (that one request).
+    let first = true
+    spy.hold((u) => u.searchParams.has('cursor') && first && !(first = false))
+    const late = v.loadMore()
+    assert.equal(s.get().loadingMore, true)
+    // Reader B signs in: page 1 is read for B.
+    await signInOn(vk, env)
+    await until(s, (v) => !v.loading && !v.loadingMore && v.posts.length === 1, 5000, "B's first page")
+    spy.release()
+    await late
+    v = s.get()
+    assert.deepEqual(ids(v.posts), newest.slice(0, 1), "A's page 2 is not added to B's thread")
+    assert.equal(v.loadingMore, false)
+    assert.equal(v.hasMore, true)
+    await v.loadMore()
+    await s.get().loadMore()
+    assert.deepEqual(ids(s.get().posts), newest, 'B reads on: pages 2 and 3')
+    off()
+  })
+
+  it('a failed first page is `error`, never `loadMoreError` (Retry = refresh()): on the first read, and on a re-read while a later page\'s failure stands', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { m } = await thread(3)
+    const threadReads = (u: URL) => u.pathname === '/v1/social/posts'
+    spy.fail(threadReads)
+    const s = vk.comments('event', m.id, { limit: 2 })
+    const off = mount(s)
+    let v = await until(s, (v) => !!v.error && !v.loading)
+    assert.equal(v.loadMoreError, null, 'a first page failed: refresh() is the cure')
+    spy.fail(null)
+    v.refresh()
+    v = await until(s, (v) => v.posts.length === 2 && !v.error && v.hasMore)
+    // A later page fails: loadMoreError.
+    spy.fail((u) => threadReads(u) && u.searchParams.has('cursor'))
+    await v.loadMore()
+    const later = s.get().loadMoreError
+    assert.ok(later, 'the next page failed')
+    // Then a re-read of page 1 fails too: the first page's failure is the error.
+    spy.fail(threadReads)
+    s.get().refresh()
+    v = await until(s, (v) => !!v.error && v.error !== later && !v.refreshing, 5000, "page 1's failed re-read")
+    assert.equal(v.loadMoreError, null, 'not a later page: loadMore() would not cure it')
+    assert.equal(v.posts.length, 2, 'page 1 stays shown')
+    // Page 1 read again: the later page's failure is back in loadMoreError (Retry = loadMore()).
+    spy.fail(null)
+    s.get().refresh()
+    v = await until(s, (v) => !v.refreshing && v.error === later)
+    assert.equal(v.loadMoreError, later)
     off()
   })
 

@@ -12,6 +12,14 @@ after(() => env.svc.close())
 
 const ids = (ps: { id: string }[]) => ps.map((p) => p.id)
 
+/** A market with `n` comments (no takes), oldest first. */
+async function commented(n: number) {
+  const m = await env.h.addMarket()
+  const w = await env.h.signedIn()
+  for (let i = 0; i < n; i++) await w.createPost('event', m.id, `comment ${i + 1}`)
+  return m
+}
+
 /** A market with an older take (ranked first by `live`: takes are boosted) and a newer comment. */
 async function takeThenComment(node = { type: 'category' as const, ref: freshRef('feed') }) {
   const m = await env.h.addMarket({ nodes: [node], facet: node })
@@ -181,6 +189,110 @@ describe('feed (§2.2, §4.1)', () => {
     await v.loadMore()
     v = await until(s, (v) => !v.loadingMore)
     assert.deepEqual(ids(v.posts), [take.id])
+    off()
+  })
+
+  it('§4.2 "cursor-paged": the third page is read from the cursor of the second (the last page loaded), not the first; every post once, in the service\'s order', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const m = await commented(5)
+    const raw = env.h.client()
+    const whole = await raw.postFeed({ scope: 'subject', subjectType: 'event', subjectRef: m.id, limit: 10 })
+    const p1 = await raw.postFeed({ scope: 'subject', subjectType: 'event', subjectRef: m.id, limit: 2 })
+    const p2 = await raw.postFeed({ scope: 'subject', subjectType: 'event', subjectRef: m.id, limit: 2, cursor: p1.nextCursor! })
+    assert.ok(p1.nextCursor && p2.nextCursor && p1.nextCursor !== p2.nextCursor)
+    const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, limit: 2 })
+    const off = mount(s)
+    await until(s, (v) => v.posts.length === 2)
+    await s.get().loadMore()
+    assert.equal(s.get().posts.length, 4)
+    await s.get().loadMore()
+    const v = s.get()
+    assert.deepEqual(ids(v.posts), ids(whole.posts), 'pages 1, 2 and 3, each post once, in order')
+    assert.equal(v.hasMore, false)
+    const cursors = spy.to('/v1/social/posts/feed').map((c) => c.url.searchParams.get('cursor'))
+    assert.deepEqual(cursors, [null, p1.nextCursor, p2.nextCursor])
+    off()
+  })
+
+  it('§4.2 "cursor-paged": two loadMore() calls at once read the next page once (one request, no row twice)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const m = await commented(3)
+    const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, limit: 1 })
+    const off = mount(s)
+    const v = await until(s, (v) => v.posts.length === 1 && v.hasMore)
+    await Promise.all([v.loadMore(), v.loadMore()])
+    assert.equal(spy.to('/v1/social/posts/feed').filter((c) => c.url.searchParams.has('cursor')).length, 1, 'the next page was asked for once')
+    const got = s.get()
+    assert.equal(got.posts.length, 2)
+    assert.equal(new Set(ids(got.posts)).size, 2)
+    assert.equal(got.signals.length + got.settlements.length, 0)
+    off()
+  })
+
+  it('"a store never shows the previous reader\'s answer": a loadMore answered after another reader signed in is discarded, and leaves the new reader\'s pages alone', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const m = await commented(3)
+    const whole = await env.h.client().postFeed({ scope: 'subject', subjectType: 'event', subjectRef: m.id })
+    await signInOn(vk, env)
+    const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, limit: 1 })
+    const off = mount(s)
+    let v = await until(s, (v) => v.posts.length === 1 && v.hasMore)
+    // Reader A's next page is answered only when released (that one request).
+    let first = true
+    spy.hold((u) => u.searchParams.has('cursor') && first && !(first = false))
+    const late = v.loadMore()
+    assert.equal(s.get().loadingMore, true)
+    // Reader B signs in: page 1 is read for B, who loads page 2 too.
+    await signInOn(vk, env)
+    v = await until(s, (v) => !v.loading && !v.loadingMore && v.posts.length === 1, 5000, "B's first page")
+    assert.equal(v.hasMore, true)
+    await v.loadMore()
+    assert.deepEqual(ids(s.get().posts), ids(whole.posts).slice(0, 2), "B's pages 1 and 2")
+    spy.release()
+    await late
+    v = s.get()
+    assert.deepEqual(ids(v.posts), ids(whole.posts).slice(0, 2), "A's page is not appended, and B's page 2 stays")
+    assert.equal(v.loadingMore, false)
+    assert.equal(v.hasMore, true)
+    await v.loadMore()
+    assert.deepEqual(ids(s.get().posts), ids(whole.posts), "B reads on from B's page 2")
+    off()
+  })
+
+  it('a failed first page is `error`, never `loadMoreError` (Retry = refresh()): on the first read, and on a re-read while a later page\'s failure stands', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const m = await commented(3)
+    await signInOn(vk, env)
+    const feedReads = (u: URL) => u.pathname === '/v1/social/posts/feed'
+    // The first read fails.
+    spy.fail(feedReads)
+    const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, limit: 1 })
+    const off = mount(s)
+    let v = await until(s, (v) => !!v.error && !v.loading)
+    assert.equal(v.loadMoreError, null, 'a first page failed: refresh() is the cure')
+    spy.fail(null)
+    v.refresh()
+    v = await until(s, (v) => v.posts.length === 1 && !v.error && v.hasMore)
+    // A later page fails: loadMoreError.
+    spy.fail((u) => feedReads(u) && u.searchParams.has('cursor'))
+    await v.loadMore()
+    const later = s.get().loadMoreError
+    assert.ok(later, 'the next page failed')
+    // Then a re-read of page 1 (after this reader's post) fails too: the first page's failure is the error.
+    spy.fail(feedReads)
+    await vk.postActions().get().create('event', m.id, 'a re-read of the feed follows')
+    v = await until(s, (v) => !!v.error && v.error !== later && !v.refreshing, 5000, "page 1's failed re-read")
+    assert.equal(v.loadMoreError, null, 'not a later page: loadMore() would not cure it')
+    assert.equal(v.posts.length, 1, 'page 1 stays shown')
+    spy.fail(null)
     off()
   })
 
