@@ -1,7 +1,7 @@
 /** `vk.comments` (useComments, §2.7, §6.1) against the reference service, live over its stream. */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { mount, page, signInOn, spyFetch, startEnv, until, type Env } from './helpers.ts'
+import { expectPagedFailures, mount, page, signInOn, spyFetch, startEnv, until, type Env } from './helpers.ts'
 
 let env: Env
 before(async () => {
@@ -202,26 +202,10 @@ describe('comments (§2.7)', () => {
     spy.fail(threadReads)
     const s = vk.comments('event', m.id, { limit: 2 })
     const off = mount(s)
-    let v = await until(s, (v) => !!v.error && !v.loading)
-    assert.equal(v.loadMoreError, null, 'a first page failed: refresh() is the cure')
-    spy.fail(null)
-    v.refresh()
-    v = await until(s, (v) => v.posts.length === 2 && !v.error && v.hasMore)
-    // A later page fails: loadMoreError.
-    spy.fail((u) => threadReads(u) && u.searchParams.has('cursor'))
-    await v.loadMore()
-    const later = s.get().loadMoreError
-    assert.ok(later, 'the next page failed')
-    // Then a re-read of page 1 fails too: the first page's failure is the error.
-    spy.fail(threadReads)
-    s.get().refresh()
-    v = await until(s, (v) => !!v.error && v.error !== later && !v.refreshing, 5000, "page 1's failed re-read")
-    assert.equal(v.loadMoreError, null, 'not a later page: loadMore() would not cure it')
-    assert.equal(v.posts.length, 2, 'page 1 stays shown')
+    const later = await expectPagedFailures(spy, s, threadReads, 2, () => s.get().refresh())
     // Page 1 read again: the later page's failure is back in loadMoreError (Retry = loadMore()).
-    spy.fail(null)
     s.get().refresh()
-    v = await until(s, (v) => !v.refreshing && v.error === later)
+    const v = await until(s, (v) => !v.refreshing && v.error === later)
     assert.equal(v.loadMoreError, later)
     off()
   })

@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { freshRef } from '../sdk/harness.ts'
-import { mount, page, signInOn, spyFetch, startEnv, tick, until, type Env } from './helpers.ts'
+import { expectPagedFailures, mount, page, signInOn, spyFetch, startEnv, tick, until, type Env } from './helpers.ts'
 
 let env: Env
 before(async () => {
@@ -276,23 +276,8 @@ describe('feed (§2.2, §4.1)', () => {
     spy.fail(feedReads)
     const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, limit: 1 })
     const off = mount(s)
-    let v = await until(s, (v) => !!v.error && !v.loading)
-    assert.equal(v.loadMoreError, null, 'a first page failed: refresh() is the cure')
-    spy.fail(null)
-    v.refresh()
-    v = await until(s, (v) => v.posts.length === 1 && !v.error && v.hasMore)
-    // A later page fails: loadMoreError.
-    spy.fail((u) => feedReads(u) && u.searchParams.has('cursor'))
-    await v.loadMore()
-    const later = s.get().loadMoreError
-    assert.ok(later, 'the next page failed')
-    // Then a re-read of page 1 (after this reader's post) fails too: the first page's failure is the error.
-    spy.fail(feedReads)
-    await vk.postActions().get().create('event', m.id, 'a re-read of the feed follows')
-    v = await until(s, (v) => !!v.error && v.error !== later && !v.refreshing, 5000, "page 1's failed re-read")
-    assert.equal(v.loadMoreError, null, 'not a later page: loadMore() would not cure it')
-    assert.equal(v.posts.length, 1, 'page 1 stays shown')
-    spy.fail(null)
+    // Page 1 is read again after this reader's post.
+    await expectPagedFailures(spy, s, feedReads, 1, () => vk.postActions().get().create('event', m.id, 'a re-read of the feed follows'))
     off()
   })
 

@@ -3,6 +3,7 @@
  * the SDK harness: wallets that sign with viem, markets and positions through the dev routes, venues,
  * keys and rooms through the public API. One page context at a time: every test disposes its own.
  */
+import assert from 'node:assert/strict'
 import WebSocket from 'ws'
 import type { ReadableAtom } from 'nanostores'
 import type { SocketConstructor } from '../../src/sdk/index.ts'
@@ -98,4 +99,43 @@ export const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms))
 export async function signInOn(vk: Venuekit, env: Env, w: TestWallet = env.h.wallet()) {
   await vk.signIn(w)
   return w
+}
+
+/** What the paged stores (the thread, the feeds) share. */
+interface PagedLike {
+  posts: unknown[]
+  loading: boolean
+  refreshing: boolean
+  error: unknown
+  loadMoreError: unknown
+  hasMore: boolean
+  loadMore(): Promise<void>
+  refresh(): void
+}
+
+/**
+ * A paged store's failures: a failed first page is `error`, never `loadMoreError` (Retry = `refresh()`); a
+ * later page's failure is `loadMoreError` (Retry = `loadMore()`); a failed re-read of page 1 while that
+ * stands is `error` again, not `loadMoreError`, with page 1 (`shown` posts) still shown. `reads` matches the
+ * store's page requests, `reRead` makes it read page 1 again. Leaves the spy failing nothing.
+ */
+export async function expectPagedFailures<V extends PagedLike>(spy: ReturnType<typeof spyFetch>, s: ReadableAtom<V>, reads: (u: URL) => boolean, shown: number, reRead: () => unknown) {
+  let v = await until(s, (v) => !!v.error && !v.loading)
+  assert.equal(v.loadMoreError, null, 'a first page failed: refresh() is the cure')
+  spy.fail(null)
+  v.refresh()
+  v = await until(s, (v) => v.posts.length === shown && !v.error && v.hasMore)
+  // A later page fails: loadMoreError.
+  spy.fail((u) => reads(u) && u.searchParams.has('cursor'))
+  await v.loadMore()
+  const later = s.get().loadMoreError
+  assert.ok(later, 'the next page failed')
+  // Then a re-read of page 1 fails too: the first page's failure is the error.
+  spy.fail(reads)
+  await reRead()
+  v = await until(s, (v) => !!v.error && v.error !== later && !v.refreshing, 5000, "page 1's failed re-read")
+  assert.equal(v.loadMoreError, null, 'not a later page: loadMore() would not cure it')
+  assert.equal(v.posts.length, shown, 'page 1 stays shown')
+  spy.fail(null)
+  return later
 }
