@@ -45,23 +45,32 @@ export function postActions(ctx: Ctx, overlay: PostOverlay) {
       return p
     })
 
+  /** A react's override; `to` is set once it failed after a later react replaced it: what it rolled back to. */
+  type Write = AgreedOverride & { to?: Write | null }
+  /** What a rollback to `w` shows: `w`, or what a failed `w` itself rolled back to (nothing: reads win). */
+  const shown = (w?: Write | null): Write | undefined => (w?.to !== undefined ? shown(w.to) : (w ?? undefined))
+
   const react: PostActionsValue['react'] = (post, active = true) =>
     track(async () => {
       const id = post.id
-      const before = overlay.$agreed.get()[id]
+      const before: Write | undefined = overlay.$agreed.get()[id]
       const was = !!post.agreed
-      const mine = { agreed: !!active, agrees: Math.max(0, post.agrees + (active === was ? 0 : active ? 1 : -1)), at: Infinity }
+      const mine: Write = { agreed: !!active, agrees: Math.max(0, post.agrees + (active === was ? 0 : active ? 1 : -1)), at: Infinity }
       overlay.$agreed.setKey(id, mine)
-      // The write's outcome: shown while `mine` is the post's override; else kept in `mine` for the later react
-      // that replaced it, which rolls back to it on failure (never to a pending override that has settled).
-      const settle = (o?: AgreedOverride) => (overlay.$agreed.get()[id] === mine ? overlay.$agreed.setKey(id, o) : Object.assign(mine, o ?? { at: 0 }))
+      const current = () => overlay.$agreed.get()[id] === mine
       try {
         const r = await ctx.client.reactPost(id, active)
-        settle({ agreed: r.agreed, agrees: r.agrees, at: Date.now() })
+        // The service's answer: shown while `mine` is the override; else kept in `mine` for the later react
+        // that replaced it, which rolls back to it on failure.
+        const o = { agreed: r.agreed, agrees: r.agrees, at: Date.now() }
+        if (current()) overlay.$agreed.setKey(id, o)
+        else Object.assign(mine, o)
         return r
       } catch (e) {
-        // Roll back (to the outcome of the react it replaced, when that one has settled).
-        settle(before)
+        // Roll back to what the react before showed (followed through reacts that failed, never a copy of a
+        // pending override, so every chain of reacts ends on the service's answers or its reads).
+        if (current()) overlay.$agreed.setKey(id, shown(before))
+        else mine.to = before ?? null
         throw e
       }
     })

@@ -186,6 +186,50 @@ describe('postActions (§4.2)', () => {
     offs.forEach((off) => off())
   })
 
+  it('"Agree (optimistic, rolls back)": three reacts at once (Agree, take-back, Agree), the last two failing, the middle one first: the post rolls back through the failed one to the Agree that succeeded, and newer reads replace it', async (t) => {
+    // Each reaction write waits for its own gate; `fails` answers it 500 without reaching the service.
+    const gates = [0, 1, 2].map(() => {
+      let resolve!: () => void
+      const promise = new Promise<void>((r) => (resolve = r))
+      return { promise, resolve }
+    })
+    const fails = [false, true, true]
+    let sent = 0
+    const gated = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (!isReaction(new URL(String(input)), init?.method ?? 'GET')) return fetch(input, init)
+      const k = sent++
+      const r = fails[k]
+        ? new Response(JSON.stringify({ error: { code: 'internal', message: 'injected failure' } }), { status: 500, headers: { 'content-type': 'application/json' } })
+        : await fetch(input, init)
+      await gates[k].promise
+      return r
+    }) as typeof fetch
+    const vk = page(env, { fetch: gated })
+    t.after(() => vk.dispose())
+    const { thread, feed, offs, post } = await agreeable(vk)
+    const shown = () => [thread.get().posts[0], feed.get().posts[0]].map((x) => [x.agreed, x.agrees])
+    const a = vk.postActions().get()
+    const agree = a.react(thread.get().posts[0], true)
+    const takeBack = a.react(feed.get().posts[0], false)
+    const again = a.react(thread.get().posts[0], true)
+    assert.deepEqual(shown(), [[true, 1], [true, 1]])
+    gates[1].resolve()
+    await assert.rejects(takeBack, (e: unknown) => e instanceof HttpError && e.status === 500)
+    gates[0].resolve()
+    const r = await agree
+    assert.deepEqual([r.agreed, r.agrees], [true, 1])
+    gates[2].resolve()
+    await assert.rejects(again, (e: unknown) => e instanceof HttpError && e.status === 500)
+    assert.deepEqual(shown(), [[true, 1], [true, 1]], 'what the service holds: the first Agree')
+    // No pending write's override is left for good: the next reads count another reader's Agree.
+    await (await env.h.signedIn()).reactPost(post.id, true)
+    thread.get().refresh()
+    feed.get().refresh()
+    await until(thread, (v) => v.posts[0].agrees === 2, 5000, "the thread's fresh read")
+    await until(feed, (v) => v.posts[0].agrees === 2, 5000, "the feed's fresh read")
+    offs.forEach((off) => off())
+  })
+
   it('"Agree (optimistic, rolls back)" on a reply too: the reply\'s count moves before the service answers, in the thread and the feed, and rolls back on failure', async (t) => {
     const spy = spyFetch()
     const vk = page(env, { fetch: spy.fetch })
