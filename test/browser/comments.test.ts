@@ -233,4 +233,43 @@ describe('<vk-comments>', () => {
     await until(() => deep(el, '[part~="empty"]'), 'empty')
     expectParts(el, ['thread', 'composer', 'input', 'submit', 'hint', 'new-bar', 'empty'])
   })
+
+  it('issue 6 rule 9 "accessible": one level of replies is a list named "Replies" (the comments slice\'s repliesLabel, replaceable)', async () => {
+    await makeVk()
+    const s = await service()
+    const ref = freshRef('topic')
+    const top = await (await s.signedIn()).createPost('topic', ref, 'a top post')
+    const reply = await (await s.signedIn()).createPost('topic', ref, 'a reply', top.id)
+    const el = await mount('topic', ref)
+    await until(() => deep(el, '[part~="replies"]'), 'the replies')
+    const replies = el.shadowRoot!.querySelector('[part~="replies"]')!
+    expect(replies.localName).to.equal('ol')
+    expect(replies.getAttribute('aria-label')).to.equal('Replies')
+    expect(!!replies.querySelector(`#vk-post-${reply.id}`), 'the reply is in it').to.equal(true)
+    await expect(el).to.be.accessible()
+    const box = await fixture(html`<vk-strings-provider .strings=${{ comments: { repliesLabel: 'Respuestas' } }}><vk-comments subject-type="topic" subject-ref=${ref}></vk-comments></vk-strings-provider>`)
+    const es = box.querySelector('vk-comments')!
+    await until(() => deep(es, '[part~="replies"]'), 'the replies')
+    expect(es.shadowRoot!.querySelector('[part~="replies"]')!.getAttribute('aria-label')).to.equal('Respuestas')
+  })
+
+  it('issue 6 rule 1 "Live updates … show \'N new\'": pressing "N new" merges them and puts focus on the newest row (not left on the page)', async () => {
+    await makeVk()
+    const s = await service()
+    const market = await s.addMarket()
+    const older = await (await s.signedIn()).createPost('event', market.id, 'already here')
+    const el = await mount('event', market.id)
+    await until(() => rows(el).length === 1, 'loaded')
+    // Let the thread's stream subscription settle (it is made when the thread mounts).
+    await new Promise((r) => setTimeout(r, 300))
+    const fresh = await (await s.signedIn()).createPost('event', market.id, 'arrived live')
+    const bar = el.shadowRoot!.querySelector('[part~="new-bar"]')!
+    await until(() => deepText(bar).includes('1 new post'), '"1 new post" bar', 10_000)
+    expect(rows(el).map((r) => r.id)).to.deep.equal([`vk-post-${older.id}`])
+    bar.querySelector('button')!.click()
+    await until(() => rows(el)[0]?.id === `vk-post-${fresh.id}`, 'merged at the top')
+    await until(() => el.shadowRoot!.activeElement?.id === `vk-post-${fresh.id}`, 'focus on the newest row', 2000)
+    expect(el.shadowRoot!.activeElement === row(el, fresh.id)).to.equal(true)
+    await expect(el).to.be.accessible()
+  })
 })

@@ -168,4 +168,17 @@ describe('<vk-leaderboard> and <vk-mini-leaderboard>', () => {
       await expect(failed).to.be.accessible()
     }
   })
+
+  it('issue 7 rule 5 "Every board states its population" and issue 6 rule 9 "accessible": a board\'s list is named for its scope (\'Leaderboard: <node>\', \'Leaderboard: Everyone\')', async () => {
+    await makeVk()
+    const { node } = await rankedNode(2)
+    const full = await fixture<VkLeaderboard>(html`<vk-leaderboard scope=${`category:${node}`}></vk-leaderboard>`)
+    const mini = await fixture<VkMiniLeaderboard>(html`<vk-mini-leaderboard scope=${`category:${node}`} limit="1"></vk-mini-leaderboard>`)
+    const global = await fixture<VkLeaderboard>(html`<vk-leaderboard scope="global"></vk-leaderboard>`)
+    await until(() => rows(full).length === 2 && rows(mini).length === 1 && rows(global).length > 0, 'rows')
+    const label = (el: Element) => deep(el, '[part="list"]')!.getAttribute('aria-label')
+    expect(deep(full, '[part="list"]')!.localName).to.equal('ol')
+    expect([label(full), label(mini), label(global)]).to.deep.equal([`Leaderboard: ${node}`, `Leaderboard: ${node}`, 'Leaderboard: Everyone'])
+    await expect(full).to.be.accessible()
+  })
 })

@@ -486,4 +486,53 @@ describe('<vk-moderation-queue>', () => {
     expect(deepText(failed)).to.include("Couldn't load the queue.")
     await expect(failed).to.be.accessible()
   })
+
+  it('issue 7 rule 3 "each shows pending, then the result": the result is announced in a status line (role="status")', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts } = await reportedVenue(1)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id), 'open item')
+    const line = () => deep(el, '[part="status"]')!
+    expect(line().getAttribute('role')).to.equal('status')
+    expect(deepText(line())).to.equal('')
+    action(row(el, posts[0].id)!, 'keep').click()
+    await until(() => deepText(line()) === 'Keep: done', 'the result announced')
+    expect(line().getAttribute('role')).to.equal('status')
+    await expect(el).to.be.accessible()
+  })
+
+  it('issue 7 rule 3 "the actions keep, hide, ban and unban": each row\'s actions are a group named for the post\'s author (\'Actions on the post by …\')', async () => {
+    const vk = await makeVk()
+    const { owner, venueId, posts, author } = await reportedVenue(1)
+    await setProfile(author.session!.token, { name: 'Grace Hopper' })
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id) && deepText(row(el, posts[0].id)!).includes('Grace Hopper'), 'the item, with its author\'s name')
+    const group = deep(row(el, posts[0].id)!, '[part="actions"]')!
+    expect(group.getAttribute('role')).to.equal('group')
+    expect(group.getAttribute('aria-label')).to.equal('Actions on the post by Grace Hopper')
+    expect(!!group.querySelector('button[data-action="keep"]'), 'the actions are in it').to.equal(true)
+    await expect(el).to.be.accessible()
+  })
+
+  it('§2.10 "the queue item: … report reasons … the post\'s state": a row lists its reports\' reasons (a list named \'Report reasons\') and says when an operator removed the post everywhere (\'Removed everywhere\')', async () => {
+    const vk = await makeVk()
+    const { s, owner, venueId, posts } = await reportedVenue(2, { reason: 'spam' })
+    await (await s.signedIn({ venueId })).reportPost(posts[0].id, 'off-topic insults')
+    // An operator removes the second post everywhere.
+    await (await s.signedIn({}, s.operator())).mod.remove(posts[1].id)
+    await vk.signIn(owner)
+    const el = await queue(venueId)
+    await until(() => row(el, posts[0].id) && row(el, posts[1].id), 'both items')
+    const reasons = (id: string) => deep(row(el, id)!, '.reasons')
+    expect(!!reasons(posts[0].id) && !!reasons(posts[1].id), 'each row lists its reasons').to.equal(true)
+    expect(reasons(posts[0].id)!.getAttribute('aria-label')).to.equal('Report reasons')
+    expect([...reasons(posts[0].id)!.querySelectorAll('li')].map((li) => deepText(li)).sort()).to.deep.equal(['off-topic insults', 'spam'])
+    expect([...reasons(posts[1].id)!.querySelectorAll('li')].map((li) => deepText(li))).to.deep.equal(['spam'])
+    const flags = (id: string) => [...deep(row(el, id)!, '[part="flags"]')!.querySelectorAll('li')].map((li) => deepText(li))
+    expect(flags(posts[1].id)).to.include('Removed everywhere')
+    expect(flags(posts[0].id)).to.not.include('Removed everywhere')
+    await expect(el).to.be.accessible()
+  })
 })

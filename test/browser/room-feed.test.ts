@@ -597,4 +597,121 @@ describe('<vk-room-feed>', () => {
     deep<HTMLButtonElement>(failed, '[part="retry"]')!.click()
     await until(() => part(failed, 'empty'), 'retried')
   })
+
+  it('issue 7 rule 1 "the spec\'s refusal" (§7): a refused post\'s line is an alert (role="alert"), so it is announced when it appears', async () => {
+    const vk = await makeVk()
+    const { roomId, v } = await venueRoom()
+    await signInOn(vk, v.venueId)
+    const el = await room(roomId)
+    await until(() => joinCard(el), 'non-member')
+    expect(!!part(el, 'refusal'), 'no refusal before a post').to.equal(false)
+    await write(el, 'let me in')
+    await until(() => refusal(el), 'refusal')
+    expect(refusal(el)).to.equal('join this room to post in it')
+    expect(part(el, 'refusal')!.getAttribute('role')).to.equal('alert')
+    await expect(el).to.be.accessible()
+  })
+
+  it('§4.4 rule 5 and rule 4 "edit/delete only when viewer is passed and the post is the viewer\'s own": a room passes `viewer` to its rows: Edit and Delete on the viewer\'s own post only, none without `viewer`', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom()
+    const market = await s.addMarket()
+    const mine = await v.owner.createPost('event', market.id, 'the owner speaks', null, { room: roomId })
+    const other = await s.signedIn({ venueId: v.venueId })
+    await other.rooms.join(roomId)
+    const theirs = await other.createPost('event', market.id, 'a member speaks', null, { room: roomId })
+    await signInOn(vk, v.venueId, v.owner.w)
+    const withViewer = await fixture<VkRoomFeed>(html`<vk-room-feed room-id=${roomId} .viewer=${v.owner.w.wallet}></vk-room-feed>`)
+    const without = await room(roomId)
+    await until(() => rows(withViewer).length === 2 && rows(without).length === 2, 'both rooms\' rows')
+    const cardOf = (el: Element, id: string) => deep(el, `#vk-post-${id} vk-take-card`)!
+    const has = (el: Element, id: string, p: string) => !!deep(cardOf(el, id), `[part~="${p}"]`)
+    await until(() => has(withViewer, mine.id, 'edit'), 'Edit on the viewer\'s own post')
+    expect(has(withViewer, mine.id, 'delete'), 'Delete on the viewer\'s own post').to.equal(true)
+    expect(has(withViewer, theirs.id, 'edit') || has(withViewer, theirs.id, 'delete'), 'nothing on another\'s post').to.equal(false)
+    expect([mine.id, theirs.id].some((id) => has(without, id, 'edit') || has(without, id, 'delete')), 'nothing without viewer').to.equal(false)
+  })
+
+  it('§3.3 "Org and brand nodes have no follow path (members join explicitly)": an org room and a venue\'s own (brand) room show no Follow button; a category room does', async () => {
+    const s = await service()
+    const v = await s.venue()
+    await makeVk({ config: { apiKey: v.key, venueId: v.venueId } })
+    const orgRef = freshRef('org')
+    const orgRoom = await s.room(v, { type: 'org', ref: orgRef })
+    const catRoom = await s.room(v, { type: 'category', ref: freshRef('cat') })
+    const org = await room(orgRoom)
+    const brand = await room('self')
+    const cat = await room(catRoom)
+    await until(() => !!deep(cat, 'vk-follow-button') && !!deep(deep(cat, 'vk-follow-button')!, 'button'), 'Follow on the category room')
+    await until(() => loaded(org) && deepText(deep(org, 'h2')!) === `${orgRef} room`, 'the org room\'s header')
+    await until(() => loaded(brand) && !!part(brand, 'header') && deepText(deep(brand, 'h2')!) !== 'Room', 'the venue\'s own room\'s header')
+    await new Promise((r) => setTimeout(r, 150))
+    expect(!!deep(org, 'vk-follow-button'), 'no Follow on an org room').to.equal(false)
+    expect(!!deep(brand, 'vk-follow-button'), 'no Follow on a brand room').to.equal(false)
+    expect(deepAll(org, 'button').some((b) => deepText(b) === 'Follow')).to.equal(false)
+  })
+
+  it('issue 7 rule 1 membership path "leave, then … rejoin": a signed-in reader who left the room reads, on its Join card, that they left it (\'You left this room. Rejoin to post here again.\'); one who never joined reads the join text', async () => {
+    const vk = await makeVk()
+    const { s, roomId, v } = await venueRoom()
+    const w = s.wallet()
+    const reader = await s.signedIn({ venueId: v.venueId }, w)
+    await reader.rooms.join(roomId)
+    await reader.rooms.leave(roomId)
+    await signInOn(vk, v.venueId, w)
+    const el = await room(roomId)
+    await until(() => joinCard(el), 'the Join card')
+    const card = deepText(joinCard(el)!)
+    expect(card).to.include('You left this room. Rejoin to post here again.')
+    expect(card).to.not.include('Members post in this room')
+    expect(deepText(deep(joinCard(el)!, '[part="join"]')!)).to.equal('Rejoin')
+    await expect(el).to.be.accessible()
+    // Control: a reader who never joined.
+    await vk.signOut()
+    await signInOn(vk, v.venueId)
+    await until(() => joinCard(el) && deepText(joinCard(el)!).includes('Members post in this room and appear on its board.'), 'the join text for a reader who never joined')
+    expect(deepText(joinCard(el)!)).to.not.include('You left this room')
+    expect(deepText(deep(joinCard(el)!, '[part="join"]')!)).to.equal('Join')
+  })
+
+  it('§4.4 rule 7 "a per-component strings prop (prop wins)": a room\'s `strings` (the room slice: its own text, its Follow button, its rows\' record chips as their `roomStrings`) and its `cardStrings` (the comments slice: its rows\' cards, their replies list, the For-you rail) win over the strings provider\'s', async () => {
+    await makeVk()
+    const { s, roomId, v, node } = await venueRoom()
+    const market = await s.addMarket({ nodes: [{ type: 'category', ref: node }] })
+    await s.setPosition(v.owner.w.wallet, market.id, 0, '1000')
+    const top = await v.owner.createPost('event', market.id, 'a take in the room', null, { room: roomId })
+    await v.owner.createPost('event', market.id, 'a reply', top.id)
+    await s.resolve(market.id, 0)
+    const provided = {
+      comments: { reply: 'P-reply', repliesLabel: 'P-replies', forYou: 'P-foryou' },
+      room: { discussion: 'P-disc', follow: 'P-follow', rank: 'P {rank}/{population}' },
+    }
+    const box = await fixture(html`<vk-strings-provider .strings=${provided}>
+      <vk-room-feed room-id=${roomId}></vk-room-feed>
+      <vk-room-feed
+        room-id=${roomId}
+        .strings=${{ discussion: 'R-disc', follow: 'R-follow', rank: 'R {rank}/{population}' }}
+        .cardStrings=${{ reply: 'C-reply', repliesLabel: 'C-replies', forYou: 'C-foryou' }}
+      ></vk-room-feed>
+    </vk-strings-provider>`)
+    const [plain, own] = [...box.querySelectorAll('vk-room-feed')]
+    const seen = (el: Element) => {
+      const card = deep(el, `#vk-post-${top.id} vk-take-card`)
+      const chip = card && deep(card, 'vk-record-chip')
+      const follow = deep(el, 'vk-follow-button')
+      const rail = deep(el, 'vk-for-you-rail')
+      const got = {
+        discussion: part(el, 'discussion')?.querySelector('h3')?.textContent?.trim(),
+        follow: follow && deep(follow, 'button') ? deepText(deep(follow, 'button')!) : undefined,
+        reply: card && deep(card, '[part~="reply"]') ? deepText(deep(card, '[part~="reply"]')!).split(' ')[0] : undefined,
+        replies: part(el, 'replies')?.getAttribute('aria-label'),
+        forYou: rail && deep(rail, '[part~="title"]') ? deepText(deep(rail, '[part~="title"]')!) : undefined,
+        rank: chip && deep(chip, '.rank') ? deepText(deep(chip, '.rank')!) : undefined,
+      }
+      return Object.values(got).every((x) => x != null) ? got : null
+    }
+    await until(() => seen(plain) && seen(own), 'both rooms drawn')
+    expect(seen(plain)).to.deep.equal({ discussion: 'P-disc', follow: 'P-follow', reply: 'P-reply', replies: 'P-replies', forYou: 'P-foryou', rank: 'P 1/1' })
+    expect(seen(own)).to.deep.equal({ discussion: 'R-disc', follow: 'R-follow', reply: 'C-reply', replies: 'C-replies', forYou: 'C-foryou', rank: 'R 1/1' })
+  })
 })

@@ -2,6 +2,7 @@
 import { expect, fixture, html } from '@open-wc/testing'
 import '../../src/elements/take-card/take-card.ts'
 import '../../src/elements/market-comments/market-comments.ts'
+import '../../src/elements/strings-provider/strings-provider.ts'
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { emulateMedia, sendKeys } from '@web/test-runner-commands'
@@ -641,5 +642,111 @@ describe('<vk-take-card>', () => {
     ;(wrap as HTMLElement).style.removeProperty('--vk-color-accent')
     feed.setAttribute('theme', 'dark')
     expect(getComputedStyle(inner).color).to.equal('rgb(236, 238, 241)')
+  })
+
+  it('§4.4 rule 4 "TakeCard draws … Reply": the Reply button says whether its composer is open (aria-expanded "false", "true" once opened, "false" again after Cancel)', async () => {
+    const vk = await makeVk()
+    const { post } = await take()
+    await vk.signIn((await service()).wallet())
+    const el = await card(post)
+    await until(() => part(el, 'reply'), 'Reply')
+    expect(part(el, 'reply')!.getAttribute('aria-expanded')).to.equal('false')
+    ;(part(el, 'reply') as HTMLButtonElement).click()
+    await until(() => deep(el, 'form[part~="composer"] textarea'), 'the reply composer')
+    expect(part(el, 'reply')!.getAttribute('aria-expanded')).to.equal('true')
+    await expect(el).to.be.accessible()
+    deep<HTMLButtonElement>(el, 'form[part~="composer"] [part~="cancel"]')!.click()
+    await until(() => !deep(el, 'form[part~="composer"]'), 'the composer closed')
+    expect(part(el, 'reply')!.getAttribute('aria-expanded')).to.equal('false')
+  })
+
+  it('issue 6 rule 9 "accessible": the card (an article) is named by its author: aria-labelledby points at an element of the card that holds the author\'s name', async () => {
+    await makeVk()
+    const { post, author } = await take()
+    await setProfile(author.session!.token, { name: 'Ada Lovelace' })
+    const el = await card(post)
+    await until(() => text(part(el, 'author') ?? el).includes('Ada Lovelace'), 'the author\'s name')
+    const article = part(el, 'card')!
+    expect(article.localName).to.equal('article')
+    const ids = (article.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)
+    expect(ids.length, 'aria-labelledby names an element').to.be.greaterThan(0)
+    const named = ids.map((id) => el.shadowRoot!.getElementById(id))
+    expect(named.every((n) => !!n && article.contains(n)), 'every id is an element inside the card').to.equal(true)
+    expect(named.map((n) => text(n!)).join(' ')).to.equal('Ada Lovelace')
+    await expect(el).to.be.accessible()
+  })
+
+  it('§3.1 "a hidden post … the author still sees it": on a post hidden by reports, its author\'s card says it is hidden from others while it is reviewed; a visible post has no such notice', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const { post, author, market } = await take()
+    for (let i = 0; i < 3; i++) await (await s.signedIn()).reportPost(post.id, 'spam')
+    const mine = (await author.posts('event', market.id)).posts.find((p) => p.id === post.id)
+    expect(mine?.hidden, 'the author reads the post as hidden').to.equal(true)
+    await vk.signIn(author.w)
+    const el = await card(mine!, { viewer: author.w.wallet })
+    await until(() => part(el, 'body'), 'card drawn')
+    const notices = deepAll(el, '[part~="notice"]').map(text)
+    expect(notices).to.deep.equal(['Hidden from others while it is reviewed'])
+    await expect(el).to.be.accessible()
+    // Control: the same post, not hidden.
+    const visible = await card({ ...mine!, hidden: undefined }, { viewer: author.w.wallet })
+    await until(() => part(visible, 'body'), 'card drawn')
+    expect(!!part(visible, 'notice')).to.equal(false)
+    expect(text(visible)).to.not.include('Hidden from others')
+  })
+
+  it('issue 6 rule 3 "edit": an edited post is marked "· edited" after its time; a post never edited is not', async () => {
+    await makeVk()
+    const { post, author, market } = await take()
+    const plain = await card(post)
+    await until(() => part(plain, 'time'), 'card drawn')
+    expect(text(part(plain, 'header')!)).to.not.include('edited')
+    await author.editPost(post.id, 'changed my mind about the wording')
+    const edited = (await author.posts('event', market.id)).posts.find((p) => p.id === post.id)!
+    expect(!!edited.editedAt).to.equal(true)
+    const el = await card(edited)
+    await until(() => part(el, 'time'), 'card drawn')
+    const header = text(part(el, 'header')!)
+    expect(header.endsWith('· edited'), header).to.equal(true)
+    // In the locale's strings too ('edited' and its mark are replaceable).
+    const box = await fixture(html`<vk-strings-provider .strings=${{ comments: { edited: 'modifié', editedMark: '({edited})' } }}><vk-take-card .post=${edited}></vk-take-card></vk-strings-provider>`)
+    const fr = box.querySelector('vk-take-card')!
+    await until(() => part(fr, 'time'), 'card drawn')
+    expect(text(part(fr, 'header')!).endsWith('(modifié)')).to.equal(true)
+  })
+
+  it('issue 6 rule 7 "every visible string can be replaced": while the market\'s outcome labels are unknown the stance chip names the side by number, through the strings provider\'s `sideNumber`', async () => {
+    const vk = await makeVk()
+    vk.faults.fail(isPath('/v1/markets'))
+    const { post } = await take({ side: 1 })
+    const box = await fixture(html`<div>
+      <vk-take-card .post=${post}></vk-take-card>
+      <vk-strings-provider .strings=${{ comments: { sideNumber: 'Lado {n}' } }}><vk-take-card .post=${post}></vk-take-card></vk-strings-provider>
+    </div>`)
+    const [en, provided] = [...box.querySelectorAll('vk-take-card')]
+    await until(() => vk.faults.requests.some((r) => r.url.pathname.startsWith('/v1/markets')), 'the market read tried')
+    await until(() => part(en, 'stance') && part(provided, 'stance'), 'stance chips')
+    await new Promise((r) => setTimeout(r, 100))
+    expect(shown(part(en, 'stance')!).startsWith('#2')).to.equal(true)
+    const chip = shown(part(provided, 'stance')!)
+    expect(chip.startsWith('Lado 2'), chip).to.equal(true)
+    expect(chip).to.not.include('#2').and.not.include('No')
+  })
+
+  it('§4.4 rule 7 "a per-component strings prop (prop wins)" over the strings provider: the card\'s own `strings` win over the provider\'s comments slice, and its `roomStrings` over the provider\'s room slice (its record chip)', async () => {
+    await makeVk()
+    const { post } = await take()
+    const ranked = { ...post, record: { facet: null, right: 3, wrong: 1, void: 0, oddsBeatenBps: 9000, rank: 2, population: 7 } }
+    const box = await fixture(html`<vk-strings-provider .strings=${{ comments: { reply: 'P-reply' }, room: { rank: 'P {rank}/{population}' } }}>
+      <vk-take-card .post=${ranked}></vk-take-card>
+      <vk-take-card .post=${ranked} .strings=${{ reply: 'Own-reply' }} .roomStrings=${{ rank: 'R {rank}/{population}' }}></vk-take-card>
+    </vk-strings-provider>`)
+    const [providerOnly, own] = [...box.querySelectorAll('vk-take-card')]
+    await until(() => part(providerOnly, 'reply') && part(own, 'reply') && deep(own, 'vk-record-chip') && deep(deep(own, 'vk-record-chip')!, '[part~="chip"]'), 'cards drawn')
+    expect(text(part(providerOnly, 'reply')!)).to.equal('P-reply')
+    expect(text(deep(providerOnly, 'vk-record-chip')!)).to.include('P 2/7')
+    expect(text(part(own, 'reply')!)).to.equal('Own-reply')
+    expect(text(deep(own, 'vk-record-chip')!)).to.include('R 2/7').and.not.include('P 2/7')
   })
 })

@@ -399,4 +399,21 @@ describe('<vk-take-prompt> (§3.4)', () => {
     expect(isOpen(again), 'remembered as answered').to.equal(false)
     outside.remove()
   })
+
+  it('issue 7 rule 2 "a failed post keeps the prompt open … and says why": the failure line is an alert (role="alert"), so it is announced when it appears', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open')
+    expect(!!deep(el, '[role="alert"]'), 'no alert before a failure').to.equal(false)
+    vk.faults.fail(isPath('/v1/social/posts', 'POST'))
+    deep<HTMLTextAreaElement>(el, 'textarea')!.value = 'will it post?'
+    deep<HTMLButtonElement>(el, '[part="post"]')!.click()
+    await until(() => deep(el, '[part="error"]'), 'failure shown')
+    const line = deep(el, '[part="error"]')!
+    expect(line.getAttribute('role')).to.equal('alert')
+    expect(deepText(line)).to.equal("Couldn't post your take.")
+    await expect(el).to.be.accessible()
+  })
 })
