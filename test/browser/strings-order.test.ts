@@ -53,7 +53,7 @@ describe('strings layers (§4.4 rule 7)', () => {
     ])
   })
 
-  it('§4.4 rule 7 "the room slice as roomStrings": <vk-author-takes>\' `roomStrings` win over the provider\'s room slice (its empty Discussion), and the provider\'s over the built-in', async () => {
+  it('§4.4 rule 7 "the room slice as roomStrings": <vk-author-takes>\' `roomStrings` win over the provider\'s room slice (its empty Discussion), and the provider\'s over the built-in; its comments-slice `strings` never reach the room slice', async () => {
     await makeVk()
     const s = await service()
     const wallet = s.wallet().wallet
@@ -62,12 +62,16 @@ describe('strings layers (§4.4 rule 7)', () => {
       <vk-strings-provider .strings=${{ room: { profileNoDiscussion: 'P-none', profileTabs: 'P {name}' } }}>
         <vk-author-takes wallet=${wallet}></vk-author-takes>
         <vk-author-takes wallet=${wallet} .roomStrings=${{ profileNoDiscussion: 'R-none' }}></vk-author-takes>
+        <vk-author-takes wallet=${wallet} .strings=${{ profileNoDiscussion: 'C-none' } as object}></vk-author-takes>
       </vk-strings-provider>
     </div>`)
-    const [builtIn, provided, own] = [...box.querySelectorAll('vk-author-takes')]
+    const [builtIn, provided, own, commentsOnly] = [...box.querySelectorAll('vk-author-takes')]
     const empty = (el: Element) => (deep(el, '[part~="empty"]') ? deepText(deep(el, '[part~="empty"]')!) : null)
     await until(() => empty(builtIn) && empty(provided) && empty(own), 'three empty Discussion tabs')
     expect([builtIn, provided, own].map(empty)).to.deep.equal(['No posts yet.', 'P-none', 'R-none'])
+    // Its `strings` are the comments slice: a room key there is not a room string.
+    await until(() => empty(commentsOnly), 'the fourth empty Discussion tab')
+    expect(empty(commentsOnly)).to.equal('P-none')
     // A key the element's roomStrings leave out still comes from the provider.
     expect(deep(own, '[role="tablist"]')!.getAttribute('aria-label')!.startsWith('P ')).to.equal(true)
   })

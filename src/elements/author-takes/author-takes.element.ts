@@ -82,8 +82,8 @@ export class VkAuthorTakes extends VkElement {
 
   private readonly vk = new VenuekitController(this)
   private readonly str = new StringsController(this, 'comments')
-  /** The two profile strings of the `room` slice (`roomStrings` overrides them; the keys are not in `comments`). */
-  private readonly rs = new StringsController(this as unknown as StringsHost<'room'>, 'room', () => this.roomStrings)
+  /** The two profile strings of the `room` slice: `roomStrings` overrides them (the element's `strings` are the comments slice). */
+  private readonly rs = new StringsController(this as unknown as StringsHost<'room'>, 'room', undefined, () => this.roomStrings)
   private readonly data = new StoreBinding(this, () => (this.wallet ? this.vk.value?.authorTakes(this.wallet) : null))
   private readonly who = new StoreBinding(this, () => (this.wallet ? this.vk.value?.profile(this.wallet) : null))
   private readonly markets = new StoreBinding(this, () => {
