@@ -96,6 +96,45 @@ describe('money', () => {
     for (const bad of ['1.5', 'abc', '', ' 1', {} as never]) assert.throws(() => wholeUnits(bad, 6), TypeError, String(bad))
   })
 
+  it('"balances round down, spent amounts round up" holds for negative amounts too: formatAmount shows, with its sign, the nearest amount at or below (down) or at or above (up) at the digits asked for — read back exactly by unitsToWei — and at 0 digits it agrees with wholeUnits / wholeUnitsUp', () => {
+    const shown = (u: bigint, d: number, o: { digits: number; round?: 'down' | 'up' }) => formatAmount(u, d, { ...o, locale: 'en-US' })!.replaceAll(',', '')
+    fc.assert(
+      fc.property(units, fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 20 }), (u, d, k) => {
+        const step = 10n ** BigInt(d - Math.min(k, d))
+        const down = unitsToWei(shown(u, d, { digits: k }), d)!
+        const up = unitsToWei(shown(u, d, { digits: k, round: 'up' }), d)!
+        return (
+          down <= u &&
+          u < down + step &&
+          up - step < u &&
+          u <= up &&
+          shown(u, d, { digits: 0 }) === String(wholeUnits(u, d)) &&
+          shown(u, d, { digits: 0, round: 'up' }) === String(wholeUnitsUp(u, d))
+        )
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('negative amounts keep their sign: unitsToWei reads a leading "-" (and refuses any other place or form of it); formatAmount and moneyLabel write it, a balance rounded down (-1.000001 shows -1.01), a spent amount up (-1.00), never "-0.00"', () => {
+    assert.equal(unitsToWei('-1.5', 6), -1_500_000n)
+    assert.equal(unitsToWei('-0.000001', 6), -1n)
+    assert.equal(unitsToWei(' -12.50 ', 2), -1250n)
+    assert.equal(unitsToWei('-0', 6), 0n)
+    assert.throws(() => unitsToWei('-1.0000001', 6), RangeError)
+    for (const bad of ['--1', '- 1', '-', '-.5', '+1', '1-', '\u22121']) assert.throws(() => unitsToWei(bad, 6), RangeError, bad)
+    assert.equal(formatAmount(-1_500_000n, 6, { locale: 'en-US' }), '-1.50')
+    assert.equal(formatAmount('-2500000', 6, { locale: 'en-US' }), '-2.50')
+    assert.equal(formatAmount(-1_000_001n, 6, { locale: 'en-US' }), '-1.01')
+    assert.equal(formatAmount(-1_000_001n, 6, { round: 'up', locale: 'en-US' }), '-1.00')
+    assert.equal(formatAmount(-1n, 6, { locale: 'en-US' }), '-0.01')
+    assert.equal(formatAmount(-1n, 6, { round: 'up', locale: 'en-US' }), '0.00')
+    assert.equal(formatAmount(-1_234_567_890_000n, 6, { locale: 'de-DE' }), '-1.234.567,89')
+    assert.equal(moneyLabel(-1_500_000n, 6, { locale: 'en-US' }), '-$1.50')
+    assert.equal(moneyLabel(-1_000_001n, 6, { locale: 'en-US', round: 'up' }), '-$1.00')
+    assert.equal(unitsToWei(formatAmount(-123_456_789n, 6, { digits: 6, locale: 'en-US' })!, 6), -123_456_789n)
+  })
+
   it('unitsToWei refuses more fraction digits than the token has and non-numbers', () => {
     assert.equal(unitsToWei('1.5', 6), 1_500_000n)
     // Trailing zeros are not more precision: "1.50" at one decimal is 1.5.

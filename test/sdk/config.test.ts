@@ -98,6 +98,19 @@ describe('client configuration', () => {
     for (const ok of ['abc123', 'z'.repeat(64), 'harbor-markets']) assert.doesNotThrow(() => createClient({ ...base, venueId: ok }), ok)
   })
 
+  it('§8 "Request deadline (timeoutMs): Optional": a deadline given is a positive number of ms a timer can hold — 0, negative, NaN, infinite and 2^31 ms or more (a timer fires at once beyond 2^31 − 1) are refused by createClient with the ValidationError "timeoutMs must be a positive number of milliseconds"; 1 to 2^31 − 1 are kept, and unset is no deadline', () => {
+    const base = { baseUrl: 'http://127.0.0.1:9', apiKey: null }
+    for (const bad of [0, -0, -1, -150, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 2 ** 31, 2 ** 31 + 1, Number.MAX_SAFE_INTEGER]) {
+      assert.throws(
+        () => createClient({ ...base, timeoutMs: bad }),
+        (e: unknown) => e instanceof ValidationError && e.code === 'validation' && e.argument === 'timeoutMs' && e.message === 'timeoutMs must be a positive number of milliseconds',
+        String(bad),
+      )
+    }
+    for (const ok of [1, 150, 2 ** 31 - 1]) assert.equal(createClient({ ...base, timeoutMs: ok }).config.timeoutMs, ok, String(ok))
+    assert.equal(createClient(base).config.timeoutMs, null, 'unset: no deadline')
+  })
+
   it('§6.2 "Plain HTTP reads do not need a socket": creating a client and reading opens none', async () => {
     let sockets = 0
     class CountingSocket {

@@ -144,6 +144,38 @@ export const contractCases: ContractCase[] = [
     },
   },
   {
+    name: '§9.5 auth.signOut "ends the session on the service and in the client (in the client even when the service refuses)": answered, the client is signed out, its listener told once and the token revoked on the service; refused (the session already ended elsewhere, as another tab signing out), it throws the service\'s 401 unchanged and the client is signed out all the same',
+    async run(h) {
+      // The service answers: signed out in the client, and on the service.
+      const a = await h.signedIn()
+      const token = a.session!.token
+      const heardA: (string | null)[] = []
+      a.onSessionChange((s) => heardA.push(s?.token ?? null))
+      await a.auth.signOut()
+      eq(a.session, null, 'signed out in the client')
+      eq(heardA, [null], 'listener calls')
+      eq((await raw(h, 'GET', '/v1/me', token)).status, 401, 'the token no longer reads me')
+      // The service refuses: the same session was already ended by another client holding it.
+      const f = countingFetch(h.env.fetchImpl)
+      const b = await h.signedIn({ fetchImpl: f })
+      const tokenB = b.session!.token
+      const tab = h.client()
+      tab.setSession(b.session)
+      await tab.auth.signOut()
+      const heardB: (string | null)[] = []
+      b.onSessionChange((s) => heardB.push(s?.token ?? null))
+      const e = await rejects(b.auth.signOut(), { type: HttpError, status: 401, code: 'session-expired' })
+      eq(e.message, (await raw(h, 'POST', '/v1/auth/signout', tokenB)).body.error.message, 'the server\'s message')
+      eq(b.session, null, 'signed out in the client although the service refused')
+      eq(heardB, [null], 'listener calls')
+      // Signed out means signed out: a write throws before any request, and signing out again asks nothing.
+      const asked = f.urls.length
+      await rejects(b.createPost('category', 'weather', 'still me?'), { type: VenuekitError, code: 'unauthenticated' })
+      await b.auth.signOut()
+      eq(f.urls.length, asked, 'no request')
+    },
+  },
+  {
     name: '§5.2 "Writes … require a client session": a write without one throws before any request',
     async run(h) {
       const f = countingFetch(h.env.fetchImpl)
@@ -594,6 +626,45 @@ export const contractCases: ContractCase[] = [
       // onComments returns its unsubscribe, so it throws synchronously.
       await rejects<ValidationError>(() => c.onComments('event', 'x', () => {}), { type: ValidationError, argument: 'subjectRef' })
       await rejects<ValidationError>(() => c.onComments('topic', undefined as never, () => {}), { type: ValidationError, argument: 'subjectRef' })
+      eq(f.urls.length, before, 'no request made')
+    },
+  },
+  {
+    name: '§4.2 "Rooms default to \'self\'" and §2.10 "Tabs/state filter: Open and Actioned": a room parameter that is neither \'self\' nor a room id (posts, postFeed, forYou, createPost, rooms.membership / board / join / leave, onComments) and a mod.queue state other than open or actioned throw a ValidationError (code validation) naming it — "room must be a room id or \'self\'", "state must be one of open, actioned" — before any request',
+    async run(h) {
+      const f = countingFetch(h.env.fetchImpl)
+      const c = h.client({ fetchImpl: f })
+      await c.auth.signIn(h.wallet())
+      const before = f.urls.length
+      const market = `0x${'ab'.repeat(32)}`
+      try {
+        for (const room of ['', 'SELF', 'self ', 'r_', 'R_abc', 'room-1', 'r_abc/../x', '../r_abc']) {
+          const calls: [string, () => unknown][] = [
+            ['posts', () => c.posts('event', market, { room })],
+            ['postFeed', () => c.postFeed({ room })],
+            ['forYou', () => c.forYou({ room })],
+            ['createPost', () => c.createPost('event', market, 'hello', null, { room })],
+            ['rooms.membership', () => c.rooms.membership(room)],
+            ['rooms.board', () => c.rooms.board(room)],
+            ['rooms.join', () => c.rooms.join(room)],
+            ['rooms.leave', () => c.rooms.leave(room)],
+          ]
+          for (const [op, call] of calls) {
+            const p = call()
+            ok(p instanceof Promise, `${op}: a rejected promise, not a synchronous throw`)
+            await rejects<ValidationError>(p as Promise<unknown>, { type: ValidationError, code: 'validation', argument: 'room', message: "room must be a room id or 'self'" })
+          }
+          // onComments returns its unsubscribe, so it throws synchronously.
+          await rejects<ValidationError>(() => c.onComments('event', market, () => {}, { room }), { type: ValidationError, code: 'validation', argument: 'room', message: "room must be a room id or 'self'" })
+        }
+        for (const state of ['', 'OPEN', 'closed', 'all', 'hidden']) {
+          const p = c.mod.queue({ state: state as never })
+          ok(p instanceof Promise, 'mod.queue: a rejected promise, not a synchronous throw')
+          await rejects<ValidationError>(p, { type: ValidationError, code: 'validation', argument: 'state', message: 'state must be one of open, actioned' })
+        }
+      } finally {
+        c.close() // a socket an unchecked room would have opened
+      }
       eq(f.urls.length, before, 'no request made')
     },
   },

@@ -276,6 +276,33 @@ describe('SDK faults (MSW)', () => {
     assert.deepEqual(sent, { subjectType: 'event', subjectRef: M, body: 'Yes' })
   })
 
+  it('§9.5 auth.signOut "ends the session on the service and in the client (in the client even when the service refuses)" and §7 "Every client write action throws on failure": a 500 or an unreachable service throws, and the client is signed out all the same (listener told once); answered, it resolves signed out', async () => {
+    const GW = 'http://gateway.venuekit.test'
+    const answers = [
+      () => HttpResponse.json({ error: { code: 'internal', message: 'the service failed to answer; try again' } }, { status: 500 }),
+      () => HttpResponse.error(),
+      () => HttpResponse.json({ signedOut: true }),
+    ]
+    const sent: (string | null)[] = []
+    server.use(http.post(GW + PATHS.authSignOut, ({ request }) => (sent.push(request.headers.get('authorization')), answers[sent.length - 1]())))
+    const c = createClient({ baseUrl: BASE, gatewayUrl: GW, apiKey: null })
+    const heard: (string | null)[] = []
+    c.onSessionChange((s) => heard.push(s?.token ?? null))
+    const outcomes = []
+    for (let i = 0; i < answers.length; i++) {
+      c.setSession(SESSION)
+      outcomes.push(await c.auth.signOut().then(() => 'resolved', (e) => e))
+      assert.equal(c.session, null, `signed out in the client (answer ${i + 1})`)
+    }
+    assert.ok(outcomes[0] instanceof HttpError && outcomes[0].status === 500 && outcomes[0].code === 'internal', String(outcomes[0]))
+    assert.ok(outcomes[1] instanceof NetworkError, String(outcomes[1]))
+    assert.equal(outcomes[2], 'resolved')
+    assert.deepEqual(sent, Array(3).fill(`Bearer ${SESSION.token}`), 'each sign-out went to the service with the session')
+    assert.deepEqual(heard, [SESSION.token, null, SESSION.token, null, SESSION.token, null], 'set, then signed out, each time')
+    // Signed out: a write throws before any request.
+    await assert.rejects(c.createPost('event', M, 'still me?'), (e: unknown) => e instanceof VenuekitError && e.code === 'unauthenticated')
+  })
+
   it('auth calls go to the gateway address; data calls to the base address', async () => {
     const hosts: string[] = []
     const GW = 'http://gateway.venuekit.test'

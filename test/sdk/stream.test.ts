@@ -1,15 +1,20 @@
 /**
  * §6 live threads through the SDK against a stream server we control (a real `ws` server speaking the
  * service's stream messages), so drops can be injected: one shared socket, per-subscription unsubscribe,
- * close with the last subscription, reconnect with backoff and resubscribe after a drop.
+ * close with the last subscription, reconnect with backoff and resubscribe after a drop. The keep-alive and the
+ * backoff run on node's mocked timers (PING_MS and the backoff delays ticked exactly, Math.random fixed), the
+ * keep-alive against the reference service's own stream too.
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import WebSocket, { WebSocketServer } from 'ws'
 import { roomThreadTopic, threadTopic } from '../../src/contract/paths.ts'
-import type { StreamClientMessage } from '../../src/contract/types.ts'
+import type { StreamClientMessage, StreamServerMessage } from '../../src/contract/types.ts'
 import { createClient, VenuekitError, type SocketConstructor } from '../../src/sdk/index.ts'
-import { RETRY_MS } from '../../src/sdk/stream.ts'
+import { PING_MS, RETRY_MS } from '../../src/sdk/stream.ts'
+import { startSdkFixture } from '../helpers/sdk-fixture.ts'
+import type { TestService } from '../helpers/service.ts'
+import { harness, type Harness } from './harness.ts'
 
 const M = `0x${'ab'.repeat(32)}`
 const M2 = `0x${'cd'.repeat(32)}`
@@ -24,8 +29,12 @@ class FakeStream {
   /** Messages of connections opened after `since` (a `connections` count) only. */
   since = 0
   sockets = new Set<WebSocket>()
+  /** Fault: answer nothing (no `subscribed`, no `pong`): an open socket that has gone stale. */
+  silent = false
+  /** Fault: refuse every new socket at the upgrade (the service down behind a live address). */
+  refuse = false
   async start(port = 0) {
-    this.wss = new WebSocketServer({ port, host: '127.0.0.1' })
+    this.wss = new WebSocketServer({ port, host: '127.0.0.1', verifyClient: () => !this.refuse })
     await new Promise((r) => this.wss.once('listening', r))
     this.url = `ws://127.0.0.1:${(this.wss.address() as { port: number }).port}/v1/stream`
     this.wss.on('connection', (ws) => {
@@ -35,6 +44,7 @@ class FakeStream {
       ws.on('message', (d) => {
         const m = JSON.parse(String(d)) as StreamClientMessage
         this.received.push({ conn, m })
+        if (this.silent) return
         if (m.type === 'subscribe') ws.send(JSON.stringify({ type: 'subscribed', topic: m.topic }))
         if (m.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }))
       })
@@ -63,12 +73,41 @@ class FakeStream {
   }
 }
 
+/** The real setTimeout, kept before any test mocks the timers: `until` polls on it, so it waits for I/O then too. */
+const realSetTimeout = globalThis.setTimeout
 const until = async (cond: () => boolean, what: string, ms = 5000) => {
   const end = Date.now() + ms
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
+    await new Promise((r) => realSetTimeout(r, 10))
   }
+}
+
+/** `ws` as the client's WebSocketImpl, keeping every socket the client opens and the type of each message it heard. */
+function watchedSockets() {
+  const all: (WebSocket & { heard: string[] })[] = []
+  class Watched extends WebSocket {
+    heard: string[] = []
+    constructor(url: string) {
+      super(url)
+      all.push(this)
+      this.on('message', (d) => this.heard.push((JSON.parse(String(d)) as StreamServerMessage).type))
+    }
+  }
+  return { all, last: () => all[all.length - 1], Impl: Watched as unknown as SocketConstructor }
+}
+const OPEN = 1
+const CLOSING = 2
+const CLOSED = 3
+/**
+ * Ends a test on mocked timers: closes the client, then waits until its sockets are closed at both ends, so no
+ * timer of ws's outlives the test (ws clears its close timer when a socket closes, and the next test's mocked
+ * clearTimeout given this test's mocked timer would drop one of that test's own: node's mock finds a timer by its
+ * position in the queue). Cleanup only: it never hides the test's own failure.
+ */
+const closeAll = (c: { close(): void }, ws: ReturnType<typeof watchedSockets>, serverSockets: () => number) => {
+  c.close()
+  return until(() => ws.all.every((s) => s.readyState === CLOSED) && serverSockets() === 0, 'every socket closed at both ends').catch(() => {})
 }
 
 let fake: FakeStream
@@ -78,7 +117,7 @@ before(async () => {
 })
 after(() => fake.stop())
 
-const client = () => createClient({ baseUrl: 'http://127.0.0.1:9', streamUrl: fake.url, apiKey: null, WebSocketImpl: WebSocket as unknown as SocketConstructor })
+const client = (WebSocketImpl = WebSocket as unknown as SocketConstructor) => createClient({ baseUrl: 'http://127.0.0.1:9', streamUrl: fake.url, apiKey: null, WebSocketImpl })
 const T1 = threadTopic('event', M)
 const T2 = threadTopic('category', 'weather')
 
@@ -261,6 +300,138 @@ describe('SDK stream', () => {
       assert.throws(() => c.onComments('event', M, () => {}), (e: unknown) => e instanceof VenuekitError && e.code === 'no-websocket')
     } finally {
       if (had) (globalThis as { WebSocket?: unknown }).WebSocket = had
+    }
+  })
+})
+
+// The client's timers (the PING_MS keep-alive, the reconnect backoff) on node's mocked timers: a tick runs them at
+// their exact time while socket I/O stays real, so nothing here waits on the wall clock for a timer. Math.random
+// is fixed at 0, the low end of the jitter: the backoff is then half of "500 ms doubling up to 30 s".
+const backoffAt = (n: number) => Math.min(30_000, 500 * 2 ** n) / 2
+const TOKEN = `vks_${'e'.repeat(64)}`
+const SESSION = { token: TOKEN, accountId: 'acc', wallet: `0x${'12'.repeat(20)}`, wallets: [], venueId: null, operator: false, expiresAt: '2099-01-01T00:00:00Z' }
+
+describe('SDK stream keep-alive and reconnect backoff (mocked timers, fault-injecting stream server)', () => {
+  it(`§6 keep-alive "a ping this often (PING_MS); a socket that heard nothing since the last ping is closed and reopened": a stale socket (no message, no pong) is closed one PING_MS after its unanswered ping, reopened after the backoff, and every topic is subscribed again on the new socket (a room topic with the session's token), every callback called once`, async (t) => {
+    fake.reset()
+    t.mock.method(Math, 'random', () => 0)
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] })
+    const ws = watchedSockets()
+    const c = client(ws.Impl)
+    try {
+      c.setSession(SESSION)
+      const R = roomThreadTopic('r_stale', 'event', M)
+      const calls: string[] = []
+      c.onComments('event', M, () => calls.push('thread'))
+      c.onComments('event', M, () => calls.push('room'), { room: 'r_stale' })
+      await until(() => ws.all[0]?.heard.filter((x) => x === 'subscribed').length === 2, 'both topics subscribed')
+      const first = ws.all[0]
+      const pings = () => fake.received.filter(({ conn, m }) => conn > fake.since && m.type === 'ping').length
+      fake.silent = true
+      t.mock.timers.tick(PING_MS - 1)
+      assert.equal(pings(), 0, 'no ping before PING_MS')
+      t.mock.timers.tick(1)
+      await until(() => pings() === 1, 'the keep-alive ping at PING_MS')
+      assert.equal(first.readyState, OPEN, 'a ping not answered yet is no reason to close')
+      t.mock.timers.tick(PING_MS - 1)
+      assert.equal(first.readyState, OPEN, 'open until a whole PING_MS passed without a word')
+      t.mock.timers.tick(1)
+      assert.equal(first.readyState, CLOSING, 'closed at the next ping time: it heard nothing since the last ping')
+      assert.equal(pings(), 1, 'closed instead of pinging again')
+      fake.silent = false
+      fake.reset()
+      await until(() => first.readyState === CLOSED, 'the stale socket closed')
+      t.mock.timers.tick(backoffAt(0) - 1)
+      assert.equal(ws.all.length, 1, 'not reopened before the backoff')
+      t.mock.timers.tick(1)
+      assert.equal(ws.all.length, 2, 'reopened after the backoff')
+      const subs = () => fake.received.filter(({ conn, m }) => conn > fake.since && m.type === 'subscribe').map(({ m }) => m.type === 'subscribe' && [m.topic, m.token ?? null])
+      await until(() => subs().length === 2, 'every topic subscribed again on the new socket')
+      assert.deepEqual(subs().sort(), [[R, TOKEN], [T1, null]].sort())
+      await until(() => calls.length === 2, 'every callback called once (changes may have been missed)')
+      assert.deepEqual(calls.sort(), ['room', 'thread'])
+      fake.changed(R)
+      await until(() => calls.length === 3, 'live again on the new socket')
+    } finally {
+      fake.silent = false
+      await closeAll(c, ws, () => fake.sockets.size)
+    }
+  })
+
+  it('§6 "After a drop it reconnects with backoff": 500 ms doubling up to 30 s, with jitter — each failed attempt doubles the wait up to the cap, and a socket that opens starts it again from 500 ms (here the low end of the jitter: half of each)', async (t) => {
+    fake.reset()
+    t.mock.method(Math, 'random', () => 0)
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] })
+    const ws = watchedSockets()
+    const c = client(ws.Impl)
+    /** The latest socket closes; the next is opened exactly `ms` later, not a millisecond sooner. */
+    const reopensAfter = async (ms: number, attempt: number) => {
+      await until(() => ws.last().readyState === CLOSED, `attempt ${attempt} closed`)
+      const n = ws.all.length
+      t.mock.timers.tick(ms - 1)
+      assert.equal(ws.all.length, n, `attempt ${attempt + 1} not before ${ms} ms`)
+      t.mock.timers.tick(1)
+      assert.equal(ws.all.length, n + 1, `attempt ${attempt + 1} at ${ms} ms`)
+    }
+    const waits = [250, 500, 1000, 2000, 4000, 8000, 15_000, 15_000, 15_000]
+    assert.deepEqual(waits, waits.map((_, n) => backoffAt(n)))
+    try {
+      let calls = 0
+      c.onComments('event', M, () => calls++)
+      await until(() => ws.all[0]?.heard.includes('subscribed'), 'subscribed')
+      fake.refuse = true
+      fake.drop()
+      // Every attempt but the last is refused at the upgrade: the wait doubles each time, then holds at the cap.
+      for (let n = 0; n < waits.length - 1; n++) await reopensAfter(waits[n], n)
+      await until(() => ws.last().readyState === CLOSED, 'the last refused attempt closed')
+      fake.refuse = false
+      await reopensAfter(waits.at(-1)!, waits.length - 1)
+      await until(() => ws.last().readyState === OPEN && ws.last().heard.includes('subscribed'), 'open and subscribed again')
+      await until(() => calls === 1, 'the recovery refetch')
+      // Opened: the next drop waits 500 ms (×0.5) again, not the cap.
+      fake.drop()
+      await reopensAfter(backoffAt(0), 0)
+      await until(() => ws.last().readyState === OPEN && ws.last().heard.includes('subscribed'), 'open and subscribed again')
+    } finally {
+      fake.refuse = false
+      await closeAll(c, ws, () => fake.sockets.size)
+    }
+  })
+})
+
+describe('SDK stream keep-alive against the reference service', () => {
+  let svc: TestService
+  let h: Harness
+  before(async () => {
+    svc = await startSdkFixture()
+    h = harness({ url: svc.url, streamUrl: svc.streamUrl, WebSocketImpl: WebSocket as unknown as SocketConstructor })
+  })
+  after(() => svc.close())
+
+  it(`§6 keep-alive "a ping this often (PING_MS)": a socket whose pings the service answers stays open — one socket through many PING_MS, a pong after each ping, and the thread's changes still arrive on it`, async (t) => {
+    const m = await h.addMarket()
+    const writer = await h.signedIn()
+    const ws = watchedSockets()
+    const c = h.client({ WebSocketImpl: ws.Impl })
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] })
+    try {
+      let calls = 0
+      c.onComments('event', m.id, () => calls++)
+      await until(() => ws.all[0]?.heard.includes('subscribed'), 'subscribed')
+      const socket = ws.all[0]
+      const pongs = () => socket.heard.filter((x) => x === 'pong').length
+      for (let beat = 1; beat <= 4; beat++) {
+        t.mock.timers.tick(PING_MS)
+        await until(() => pongs() === beat || socket.readyState !== OPEN, `pong ${beat}`)
+        assert.equal(socket.readyState, OPEN, `open after ${beat} × PING_MS`)
+        assert.equal(pongs(), beat, 'one ping (and its pong) per PING_MS')
+      }
+      assert.equal(ws.all.length, 1, 'never reopened')
+      await writer.createPost('event', m.id, 'still live')
+      await until(() => calls === 1, 'the change arrives on the same socket')
+      assert.equal(ws.all.length, 1)
+    } finally {
+      await closeAll(c, ws, () => svc.hub.socketCount)
     }
   })
 })
