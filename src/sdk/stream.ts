@@ -34,11 +34,19 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
     if (!W) throw new VenuekitError('no-websocket', 'realtime needs a global WebSocket or the WebSocketImpl option')
     const s = (ws = new W(url))
     let heard = true
+    /** This socket is done (closed, or gone stale): reconnect, if it is still the client's. */
+    const lost = () => {
+      if (ws != s) return
+      clearInterval(beat)
+      ws = null
+      if (topics.size) timer = setTimeout(open, backoff(retries++))
+    }
     s.onopen = () => {
       for (const t of topics.keys()) subscribe(t)
       if (retries) for (const t of topics.keys()) fire(t)
       retries = 0
-      beat = setInterval(() => (heard ? ((heard = false), send({ type: 'ping' })) : s.close()), PING_MS)
+      // A stale socket is left at once: closing it may wait long on a dead connection.
+      beat = setInterval(() => (heard ? ((heard = false), send({ type: 'ping' })) : (lost(), s.close())), PING_MS)
     }
     s.onmessage = (e) => {
       heard = true
@@ -55,12 +63,9 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
       }
     }
     s.onerror = () => {}
-    s.onclose = () => {
-      clearInterval(beat)
-      if (ws != s) return
-      ws = null
-      if (topics.size) timer = setTimeout(open, backoff(retries++))
-    }
+    // A socket the client already left (stale, or closed by `stop`) ends quietly, whenever its close lands:
+    // the heartbeat is the newer socket's by then.
+    s.onclose = lost
   }
 
   const stop = () => {

@@ -60,6 +60,12 @@ class FakeStream {
   drop() {
     for (const s of this.sockets) s.terminate()
   }
+  /** Fault: the sockets open now stop reading (a dead connection: a close sent to them is never answered). Returns the resume. */
+  stall() {
+    const tcp = [...this.sockets].map((s) => (s as unknown as { _socket: { pause(): void; resume(): void } })._socket)
+    tcp.forEach((x) => x.pause())
+    return () => tcp.forEach((x) => x.resume())
+  }
   subs = () =>
     this.received.filter(({ conn, m }) => conn > this.since && m.type !== 'ping').map(({ m }) => `${m.type} ${'topic' in m ? m.topic : ''}`)
   /** Forget what was heard so far; with `fresh`, ignore every socket opened until now. */
@@ -354,6 +360,61 @@ describe('SDK stream keep-alive and reconnect backoff (mocked timers, fault-inje
       await until(() => calls.length === 3, 'live again on the new socket')
     } finally {
       fake.silent = false
+      await closeAll(c, ws, () => fake.sockets.size)
+    }
+  })
+
+  it('§6 keep-alive "a socket that heard nothing since the last ping is closed and reopened": reopened after the backoff even while the stale socket\'s close is never answered (a dead connection)', async (t) => {
+    fake.reset()
+    t.mock.method(Math, 'random', () => 0)
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] })
+    const ws = watchedSockets()
+    const c = client(ws.Impl)
+    let resume = () => {}
+    try {
+      c.onComments('event', M, () => {})
+      await until(() => ws.all[0]?.heard.includes('subscribed'), 'subscribed')
+      const first = ws.all[0]
+      resume = fake.stall()
+      t.mock.timers.tick(PING_MS)
+      t.mock.timers.tick(PING_MS)
+      assert.equal(first.readyState, CLOSING, 'stale: closed, and its close is not answered')
+      t.mock.timers.tick(backoffAt(0))
+      assert.equal(ws.all.length, 2, 'a new socket after the backoff, not after the dead one finally closes')
+      assert.equal(first.readyState, CLOSING)
+      await until(() => ws.last().readyState === OPEN && ws.last().heard.includes('subscribed'), 'the new socket open and subscribed')
+    } finally {
+      resume()
+      await closeAll(c, ws, () => fake.sockets.size)
+    }
+  })
+
+  it('§6 "opened with the first and closed with the last": a socket closed with the last subscription, whose close lands after the next subscription opened a new socket, leaves the new socket\'s keep-alive running', async (t) => {
+    fake.reset()
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] })
+    const ws = watchedSockets()
+    const c = client(ws.Impl)
+    let resume = () => {}
+    try {
+      const off = c.onComments('event', M, () => {})
+      await until(() => ws.all[0]?.heard.includes('subscribed'), 'subscribed')
+      const first = ws.all[0]
+      resume = fake.stall()
+      off()
+      assert.equal(first.readyState, CLOSING, 'closed with the last subscription; the close is not answered yet')
+      c.onComments('event', M2, () => {})
+      await until(() => ws.all.length === 2 && ws.last().readyState === OPEN && ws.last().heard.includes('subscribed'), 'a new socket for the next subscription')
+      const second = fake.connections
+      resume()
+      await until(() => first.readyState === CLOSED, 'the first socket\'s close landed')
+      const pings = () => fake.received.filter(({ conn, m }) => conn === second && m.type === 'ping').length
+      t.mock.timers.tick(PING_MS)
+      await until(() => pings() === 1, "the new socket's keep-alive ping")
+      t.mock.timers.tick(PING_MS)
+      await until(() => pings() === 2, 'and the next')
+      assert.equal(ws.last().readyState, OPEN)
+    } finally {
+      resume()
       await closeAll(c, ws, () => fake.sockets.size)
     }
   })
