@@ -98,11 +98,11 @@ describe('client configuration', () => {
     for (const ok of ['abc123', 'z'.repeat(64), 'harbor-markets']) assert.doesNotThrow(() => createClient({ ...base, venueId: ok }), ok)
   })
 
-  it('§8 "Request deadline (timeoutMs): Optional": a deadline given is a positive number of ms a timer can hold — 0, negative, NaN, infinite and 2^31 ms or more (a timer fires at once beyond 2^31 − 1) are refused by createClient with the ValidationError "timeoutMs must be a positive number of milliseconds"; 1 to 2^31 − 1 are kept, and unset is no deadline', () => {
+  it('§8 "Request deadline (timeoutMs): Optional": a deadline given is a positive number of ms a timer can hold — 0, negative, NaN, infinite, 2^31 ms or more and anything not a number (a string from plain JavaScript) (a timer fires at once beyond 2^31 − 1) are refused by createClient with the ValidationError "timeoutMs must be a positive number of milliseconds"; 1 to 2^31 − 1 are kept, and unset is no deadline', () => {
     const base = { baseUrl: 'http://127.0.0.1:9', apiKey: null }
-    for (const bad of [0, -0, -1, -150, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 2 ** 31, 2 ** 31 + 1, Number.MAX_SAFE_INTEGER]) {
+    for (const bad of [0, -0, -1, -150, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 2 ** 31, 2 ** 31 + 1, Number.MAX_SAFE_INTEGER, '100', true, [150], {}]) {
       assert.throws(
-        () => createClient({ ...base, timeoutMs: bad }),
+        () => createClient({ ...base, timeoutMs: bad as number }),
         (e: unknown) => e instanceof ValidationError && e.code === 'validation' && e.argument === 'timeoutMs' && e.message === 'timeoutMs must be a positive number of milliseconds',
         String(bad),
       )
