@@ -44,6 +44,15 @@ async function agreeable(vk: Venuekit, n = 1) {
   return { m, author, post, thread, feed, offs }
 }
 
+/** Another reader agrees with the post: the next reads of the thread and the feed count 2 and show this reader's Agree (no override kept for good). */
+async function nextReadsCount2(a: Awaited<ReturnType<typeof agreeable>>) {
+  await (await env.h.signedIn()).reactPost(a.post.id, true)
+  a.thread.get().refresh()
+  a.feed.get().refresh()
+  await until(a.thread, (v) => v.posts[0].agrees === 2 && v.posts[0].agreed === true, 5000, "the thread's fresh read")
+  await until(a.feed, (v) => v.posts[0].agrees === 2 && v.posts[0].agreed === true, 5000, "the feed's fresh read")
+}
+
 describe('postActions (§4.2)', () => {
   it('"Agree (optimistic, rolls back)": react shows at once in every store holding the post, and rolls back on failure and throws (injected failing fetch)', async (t) => {
     const spy = spyFetch()
@@ -130,23 +139,20 @@ describe('postActions (§4.2)', () => {
   it('"Agree (optimistic, rolls back)": an optimistic override does not outlive newer reads: once the write has settled, a fresh read shows the service\'s count', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
-    const { thread, feed, offs, post } = await agreeable(vk)
-    const r = await vk.postActions().get().react(thread.get().posts[0], true)
+    const ag = await agreeable(vk)
+    const r = await vk.postActions().get().react(ag.thread.get().posts[0], true)
     assert.deepEqual([r.agreed, r.agrees], [true, 1])
     // Another reader agrees: the next reads of the post count 2.
-    await (await env.h.signedIn()).reactPost(post.id, true)
-    thread.get().refresh()
-    feed.get().refresh()
-    await until(thread, (v) => v.posts[0].agrees === 2 && v.posts[0].agreed === true, 5000, "the thread's fresh read")
-    await until(feed, (v) => v.posts[0].agrees === 2 && v.posts[0].agreed === true, 5000, "the feed's fresh read")
-    offs.forEach((off) => off())
+    await nextReadsCount2(ag)
+    ag.offs.forEach((off) => off())
   })
 
   it('"Agree (optimistic, rolls back)": a take-back that fails after the Agree before it succeeded shows the service\'s answer, and newer reads replace it', async (t) => {
     const spy = spyFetch()
     const vk = page(env, { fetch: spy.fetch })
     t.after(() => vk.dispose())
-    const { thread, feed, offs, post } = await agreeable(vk)
+    const ag = await agreeable(vk)
+    const { thread, feed, offs } = ag
     const shown = () => [thread.get().posts[0], feed.get().posts[0]].map((x) => [x.agreed, x.agrees])
     const a = vk.postActions().get()
     // Agree, and take it back at once (another card): the take-back fails, answered after the Agree succeeded.
@@ -160,11 +166,7 @@ describe('postActions (§4.2)', () => {
     await assert.rejects(takeBack, (e: unknown) => e instanceof HttpError && e.status === 500)
     assert.deepEqual(shown(), [[true, 1], [true, 1]], 'rolled back to what the service holds: the Agree')
     // Not a pending write's override kept for good: the next reads count another reader's Agree.
-    await (await env.h.signedIn()).reactPost(post.id, true)
-    thread.get().refresh()
-    feed.get().refresh()
-    await until(thread, (v) => v.posts[0].agrees === 2, 5000, "the thread's fresh read")
-    await until(feed, (v) => v.posts[0].agrees === 2, 5000, "the feed's fresh read")
+    await nextReadsCount2(ag)
     offs.forEach((off) => off())
   })
 
@@ -206,7 +208,8 @@ describe('postActions (§4.2)', () => {
     }) as typeof fetch
     const vk = page(env, { fetch: gated })
     t.after(() => vk.dispose())
-    const { thread, feed, offs, post } = await agreeable(vk)
+    const ag = await agreeable(vk)
+    const { thread, feed, offs } = ag
     const shown = () => [thread.get().posts[0], feed.get().posts[0]].map((x) => [x.agreed, x.agrees])
     const a = vk.postActions().get()
     const agree = a.react(thread.get().posts[0], true)
@@ -222,11 +225,7 @@ describe('postActions (§4.2)', () => {
     await assert.rejects(again, (e: unknown) => e instanceof HttpError && e.status === 500)
     assert.deepEqual(shown(), [[true, 1], [true, 1]], 'what the service holds: the first Agree')
     // No pending write's override is left for good: the next reads count another reader's Agree.
-    await (await env.h.signedIn()).reactPost(post.id, true)
-    thread.get().refresh()
-    feed.get().refresh()
-    await until(thread, (v) => v.posts[0].agrees === 2, 5000, "the thread's fresh read")
-    await until(feed, (v) => v.posts[0].agrees === 2, 5000, "the feed's fresh read")
+    await nextReadsCount2(ag)
     offs.forEach((off) => off())
   })
 
