@@ -2,9 +2,13 @@
  * A vite plugin for the script-tag bundle: shrinks the static text of Lit's `css` and `html` templates in
  * src/elements, which a JavaScript minifier leaves untouched (template strings are data to it).
  * - css: comments removed, whitespace runs collapsed, spaces next to `{ } ; , >` and after `:` removed
- *   (never before `:`: `.a :focus` is a descendant selector; never around `+`, which calc() needs).
+ *   (never before `:`: `.a :focus` is a descendant selector; never around `+`, which calc() needs), and a
+ *   block's last `;`.
  * - html/svg: whitespace runs that contain a line break become one space (the same rendering in
- *   normal flow; no element template has `<pre>` or multi-line `<textarea>` content).
+ *   normal flow; no element template has `<pre>` or multi-line `<textarea>` content), or none next to a
+ *   block element's start or end tag (`div`, `li`, `p`, …), where white space draws nothing: it starts or
+ *   ends a line, or stands between blocks. No template has line breaks inside a `white-space: pre-wrap`
+ *   element (a post's body is `<p part="body">${body}</p>`).
  * Only whitespace and CSS comments change, so expressions, bindings and text stay as written.
  */
 import MagicString from 'magic-string'
@@ -23,10 +27,16 @@ export function minifyCss(raw: string): string {
     .replace(/\s+/g, ' ')
     .replace(/\s*([{};,>])\s*/g, '$1')
     .replace(/:\s+/g, ':')
+    .replace(/;}/g, '}')
 }
 
+/** Block elements: white space next to their tags draws nothing in normal flow (nor in a flex or grid box). */
+const BLOCK = '(?:article|aside|div|footer|form|h[1-6]|header|li|nav|ol|p|section|ul)'
+const AFTER_BLOCK_TAG = new RegExp(`(<${BLOCK}\\b[^<>]*>|</${BLOCK}>)\\s*\\n\\s*`, 'g')
+const BEFORE_BLOCK_TAG = new RegExp(`\\s*\\n\\s*(</?${BLOCK}\\b)`, 'g')
+
 export function minifyHtml(raw: string): string {
-  return raw.replace(/\s*\n\s*/g, ' ')
+  return raw.replace(AFTER_BLOCK_TAG, '$1').replace(BEFORE_BLOCK_TAG, '$1').replace(/\s*\n\s*/g, ' ')
 }
 
 export function minifyLitTemplates(include: RegExp = /\/src\/elements\/.*\.ts$/): Plugin {

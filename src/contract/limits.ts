@@ -11,6 +11,11 @@ export const LIMITS = {
   /** Page size default and maximum for threads, feeds and profiles. */
   pageDefault: 20,
   pageMax: 100,
+  /**
+   * Replies a thread or feed page folds in per parent: the newest ones (a reply just written is always on the
+   * page); the earlier ones are read with `client.replies` ("Show earlier replies").
+   */
+  repliesPerParent: 50,
   /** Wallets per batched profiles or records read. */
   walletsPerBatch: 200,
   /** Default distinct reporters that auto-hide a post (configurable). */

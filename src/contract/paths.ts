@@ -13,6 +13,8 @@ export const PATHS = {
   posts: '/v1/social/posts',
   feed: '/v1/social/posts/feed',
   post: (id: string) => `/v1/social/posts/${e(id)}`,
+  /** A post's replies older than `before` (a thread page folds in only the newest 50). */
+  replies: (id: string) => `/v1/social/posts/${e(id)}/replies`,
   react: (id: string) => `/v1/social/posts/${e(id)}/reactions`,
   report: (id: string) => `/v1/social/posts/${e(id)}/reports`,
   blocks: '/v1/social/blocks',

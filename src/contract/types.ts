@@ -132,6 +132,16 @@ export interface FeedPage {
   nextCursor: string | null
 }
 
+/**
+ * A post's earlier replies (`GET /v1/social/posts/:id/replies`, `client.replies`): the replies older than
+ * `before`, oldest first. A thread or feed page folds in only a parent's newest 50 replies.
+ */
+export interface RepliesPage {
+  posts: Post[]
+  /** Older replies remain: read them with `before` set to this page's first reply. */
+  hasMore: boolean
+}
+
 /** One market thread (§4.2 `posts`). */
 export interface ThreadPage {
   posts: Post[]

@@ -35,6 +35,7 @@ import type {
   ProfilesResult,
   ReactResult,
   RecordsResult,
+  RepliesPage,
   ReportResult,
   SessionInfo,
   ThreadPage,
@@ -72,6 +73,12 @@ export interface FeedOptions extends ReadOptions {
   sort?: FeedSort
   limit?: number
   cursor?: string
+}
+export interface RepliesOptions extends ReadOptions {
+  /** A reply id: the replies older than it (the first reply a page shows). */
+  before?: string
+  limit?: number
+  venue?: string
 }
 export interface AuthorPostsOptions extends ReadOptions {
   takes?: boolean
@@ -191,6 +198,11 @@ export function createClient(config: ClientConfig) {
       v.oneOf(o.scope, FEED_SCOPES, 'scope')
       v.oneOf(o.sort, FEED_SORTS, 'sort')
       return read<FeedPage>(PATHS.feed, o, { ...maybeSubject(o), venue: venueOf(o) })
+    },
+    /** A post's replies older than `before`, oldest first: a thread or feed page folds in only the newest 50. */
+    replies: async (postId: string, o: RepliesOptions = {}) => {
+      if (o.before != null) v.postId(o.before, 'before')
+      return read<RepliesPage>(PATHS.replies(v.postId(postId)), o, { venue: venueOf(o) })
     },
     /** A person's posts with how their resolved markets ended. */
     postsByAuthor: async (wallet: string, o: AuthorPostsOptions = {}) => read<AuthorPostsResult>(PATHS.profilePosts(v.wallet(wallet)), o, { venue: venueOf(o) }),

@@ -13,7 +13,7 @@ export const oneOf = <T extends string>(v: T | null | undefined, list: readonly 
 
 export const wallet = (v: string, arg = 'wallet') => (isWallet(v) ? v.toLowerCase() : fail(arg, 'must be a wallet address (0x and 40 hex characters)'))
 export const marketId = (v: string, arg = 'marketId') => (isMarketId(v) ? v.toLowerCase() : fail(arg, 'must be a market id (0x and 64 hex characters)'))
-export const postId = (v: string) => (POST_ID_RE.test(v) ? v : fail('postId', 'must be a post id'))
+export const postId = (v: string, arg = 'postId') => (POST_ID_RE.test(v) ? v : fail(arg, 'must be a post id'))
 export const room = (v: string) => (ROOM_ID_RE.test(v) ? v : fail('room', "must be a room id or 'self'"))
 export const text = (v: string, arg: string) => (typeof v == 'string' && hasVisibleText(v) ? v : fail(arg, 'must not be empty'))
 

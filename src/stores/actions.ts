@@ -9,6 +9,7 @@ import type { SubjectType } from '../contract/ids.ts'
 import type { DeleteResult, Post, ReactResult, ReportResult } from '../contract/types.ts'
 import type { Ctx } from './ctx.ts'
 import type { AgreedOverride, PostOverlay } from './posts.ts'
+import type { RepliesReader } from './replies.ts'
 
 export interface PostActionsValue {
   /** Writes a post (no stance is ever sent: the service proves it, §4.5.2). */
@@ -25,7 +26,7 @@ export interface PostActionsValue {
 /** Post-list and count reads a post write can change. */
 export const POST_READS = ['thread|', 'feed|', 'author|', 'counts|', 'modq|'] as const
 
-export function postActions(ctx: Ctx, overlay: PostOverlay) {
+export function postActions(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader) {
   const $pending = atom(0)
   const track = async <T>(fn: () => Promise<T>): Promise<T> => {
     $pending.set($pending.get() + 1)
@@ -80,12 +81,14 @@ export function postActions(ctx: Ctx, overlay: PostOverlay) {
     edit: (postId, body) =>
       track(async () => {
         const p = await ctx.client.editPost(postId, body)
+        replies.patch(postId, p)
         reread()
         return p
       }),
     remove: (postId) =>
       track(async () => {
         const r = await ctx.client.deletePost(postId)
+        replies.patch(postId, null)
         reread()
         return r
       }),

@@ -11,6 +11,7 @@ import type { Labels, Post, ThreadPage, Titles } from '../contract/types.ts'
 import { keyOf, loaded, type Ctx, type Loaded } from './ctx.ts'
 import type { PostOverlay } from './posts.ts'
 import { setReadOf } from './reads.ts'
+import type { EarlierReplies, RepliesReader } from './replies.ts'
 
 export interface CommentsOptions {
   includeReplies?: boolean
@@ -23,6 +24,8 @@ export interface CommentsOptions {
 export interface CommentsValue {
   posts: Post[]
   threads: Record<string, Post[]>
+  /** "Show earlier replies" for a post whose earlier replies are not all shown, else null (replies.ts). */
+  earlier(p: Post): EarlierReplies | null
   /** For a recurring market: the durable series thread its rounds roll into. */
   series: string | null
   labels: Labels
@@ -107,7 +110,7 @@ function merge(s: State, page: Loaded<ThreadPage>, first: boolean): State {
   }
 }
 
-export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subjectType: SubjectType; subjectRef: string }) => void) {
+export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader, onLive: (topic: { subjectType: SubjectType; subjectRef: string }) => void) {
   return (subjectType: SubjectType, subjectRef: string, o: CommentsOptions = {}) => {
     const ref = subjectType === 'event' ? String(subjectRef).toLowerCase() : subjectRef
     const key = `thread|${subjectType}|${ref}|${keyOf({ ...o })}`
@@ -138,7 +141,7 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
         first.revalidate()
       }
 
-      const $value = computed([first, $s, overlay.$agreed, overlay.$own], (f, s, agreed, own): CommentsValue => {
+      const $value = computed([first, $s, overlay.$agreed, overlay.$own, overlay.$replies], (f, s, agreed, own, kept): CommentsValue => {
         const current = s.key === first.key
         const posts: Post[] = []
         let newCount = 0
@@ -149,13 +152,16 @@ export function comments(ctx: Ctx, overlay: PostOverlay, onLive: (topic: { subje
             else newCount++
           }
         const threads: Record<string, Post[]> = {}
+        const raws: Record<string, Loaded<Post[]>> = {}
         for (const p of posts) {
           const t = s.threads[p.id]
-          threads[p.id] = t ? overlay.apply(t.v, t.at, agreed) : []
+          const r = (raws[p.id] = t && replies.raw(p.id, t, kept))
+          threads[p.id] = r ? overlay.apply(r.v, r.at, agreed) : []
         }
         return {
           posts,
           threads,
+          earlier: (p) => (raws[p.id] ? replies.earlier(p, raws[p.id], o.venue) : null),
           series: current ? s.series : null,
           labels: current ? s.labels : {},
           titles: current ? s.titles : {},

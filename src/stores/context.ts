@@ -20,6 +20,7 @@ import { identity } from './identity.ts'
 import { moderation, MODERATION_CTX } from './moderation.ts'
 import { createPostOverlay } from './posts.ts'
 import { createMarketCache, reads } from './reads.ts'
+import { earlierReplies } from './replies.ts'
 import { rooms } from './rooms.ts'
 
 export interface VenuekitOptions {
@@ -84,10 +85,17 @@ export function createVenuekit(o: VenuekitOptions = {}) {
   const overlay = createPostOverlay()
   // Agree overrides are one reader's: another reader's reads start clean, and an answer that lands for the
   // previous reader finds its override gone and changes nothing (actions.ts react).
-  ctx.onDispose(ctx.$viewer.listen(() => overlay.$agreed.set({})))
+  // So are the earlier replies read for a parent (their `agreed` is the reader's).
+  ctx.onDispose(
+    ctx.$viewer.listen(() => {
+      overlay.$agreed.set({})
+      overlay.$replies.set({})
+    }),
+  )
+  const replies = earlierReplies(ctx, overlay)
   const marketCache = createMarketCache(ctx)
   const ev = events(ctx)
-  const actions = postActions(ctx, overlay)
+  const actions = postActions(ctx, overlay, replies)
   const id = identity(ctx)
   const co = checkout(ctx, marketCache, o.checkout ?? null, (marketId, body) => actions.create('event', marketId, body))
   const r = reads(ctx, marketCache)
@@ -114,8 +122,8 @@ export function createVenuekit(o: VenuekitOptions = {}) {
     /** The venue reports a settled buy from its checkout drawer (drives the take prompt, §3.4). */
     buySettled: (b: BuySettled) => co.buySettled(b),
 
-    comments: comments(ctx, overlay, ev.push),
-    ...feeds(ctx, overlay, marketCache),
+    comments: comments(ctx, overlay, replies, ev.push),
+    ...feeds(ctx, overlay, marketCache, replies),
     postActions: actions.postActions,
     ...rooms(ctx),
     authorTakes: authors(ctx, overlay, marketCache),

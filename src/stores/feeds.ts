@@ -9,16 +9,19 @@ import { LIMITS } from '../contract/limits.ts'
 import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Signal, Titles } from '../contract/types.ts'
 import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'
 import { warnOnce } from '../sdk/config.ts'
-import { keyOf, statusOf, type Ctx, type Loaded } from './ctx.ts'
+import { keyOf, loaded, statusOf, type Ctx, type Loaded } from './ctx.ts'
 import { paged } from './paged.ts'
-import { concatPosts, type AgreedOverride, type PostOverlay } from './posts.ts'
+import { concatPosts, type AgreedOverride, type KeptReplies, type PostOverlay } from './posts.ts'
 import type { MarketCache } from './reads.ts'
+import type { EarlierReplies, RepliesReader } from './replies.ts'
 
 /** The feed a store reads: the SDK's options without paging (the store pages itself) or scope. */
 export type FeedOptions = Pick<ClientFeedOptions, 'subjectType' | 'subjectRef' | 'venue' | 'room' | 'sort' | 'limit'>
 
 /** The pages read so far, merged; `sort` is the order the service answered ('record' reads "ranked by record", §4.4.8). */
 export interface FeedValue extends Pick<FeedPage, 'posts' | 'signals' | 'settlements' | 'threads' | 'labels' | 'titles' | 'sort'> {
+  /** "Show earlier replies" for a post whose earlier replies are not all shown, else null (replies.ts). */
+  earlier(p: Post): EarlierReplies | null
   loading: boolean
   refreshing: boolean
   loadingMore: boolean
@@ -73,6 +76,7 @@ export interface RoomFeedValue extends FeedValue {
 }
 
 type Agreed = Record<string, AgreedOverride | undefined>
+type Kept = Record<string, KeptReplies | undefined>
 
 /**
  * A room's closing-soon rail (§4.4 rule 5): the rail's markets (all on the room's node) that are open and close
@@ -126,12 +130,16 @@ function pinQuietRows(pages: Loaded<FeedPage>[]): Signal[] {
 }
 
 /** Folds the loaded pages of a feed into one value, overrides applied, order kept. */
-function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agreed, fallbackSort: FeedSort) {
+function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agreed, fallbackSort: FeedSort, replies: RepliesReader, kept: Kept, venue?: string) {
   const threads: Record<string, Post[]> = {}
+  const raws: Record<string, Loaded<Post[]>> = {}
   const labels: Labels = {}
   const titles: Titles = {}
   for (const p of pages) {
-    Object.assign(threads, overlay.applyThreads(p.v.threads, p.at, agreed))
+    for (const id in p.v.threads) {
+      const r = (raws[id] = replies.raw(id, loaded(p.at, p.v.threads[id]), kept))
+      threads[id] = overlay.apply(r.v, r.at, agreed)
+    }
     Object.assign(labels, p.v.labels)
     Object.assign(titles, p.v.titles)
   }
@@ -140,6 +148,7 @@ function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agre
     signals: pinQuietRows(pages),
     settlements: pages.flatMap((p) => p.v.settlements),
     threads,
+    earlier: (p: Post) => (raws[p.id] ? replies.earlier(p, raws[p.id], venue) : null),
     labels,
     titles,
     sort: pages[0]?.v.sort ?? fallbackSort,
@@ -148,7 +157,7 @@ function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agre
 
 const subjectRefOf = (t: SubjectType | undefined, r: string | undefined) => (t === 'event' && r ? r.toLowerCase() : r)
 
-export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
+export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache, replies: RepliesReader) {
   const feed = (scope?: FeedScope, o: FeedOptions = {}): ReadableAtom<FeedValue> => {
     let { subjectType, subjectRef } = o
     if ((scope === 'global' || scope === 'following') && (subjectType != null || subjectRef != null)) {
@@ -159,8 +168,8 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
     const args: FeedArgs = { ...o, scope, subjectType, subjectRef: subjectRefOf(subjectType, subjectRef) }
     return ctx.keep(`feed:${keyOf({ ...args })}`, () => {
       const p = pagedFeed(ctx, markets, args)
-      return computed([p.first, p.$more, overlay.$agreed, ctx.$session], (f, m, agreed, session): FeedValue => ({
-        ...feedValue(p.pagesOf(f, m), overlay, agreed, o.sort ?? 'live'),
+      return computed([p.first, p.$more, overlay.$agreed, ctx.$session, overlay.$replies], (f, m, agreed, session, kept): FeedValue => ({
+        ...feedValue(p.pagesOf(f, m), overlay, agreed, o.sort ?? 'live', replies, kept, args.venue),
         ...p.status(f, m),
         needsSession: scope === 'following' && !session,
         loadMore: p.loadMore,
@@ -201,12 +210,12 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache) {
       const fy = forYouQuery(isRoom ? { room: target, limit: o.marketLimit } : { subjectType: args.subjectType, subjectRef: args.subjectRef as string, limit: o.marketLimit })
       const ms = isRoom ? membershipQuery(ctx, target) : null
       const noRoom = atom<FetcherValue<Loaded<Membership>>>({ loading: false })
-      return computed([p.first, p.$more, overlay.$agreed, fy, ms ?? noRoom], (f, m, agreed, y, r): RoomFeedValue => {
+      return computed([p.first, p.$more, overlay.$agreed, fy, ms ?? noRoom, overlay.$replies], (f, m, agreed, y, r, kept): RoomFeedValue => {
         const notFound = statusOf(f.error) === 404 || statusOf(r.error) === 404
         const rail = y.data?.v ?? null
         const st = p.status(f, m)
         return {
-          ...feedValue(p.pagesOf(f, m), overlay, agreed, sort),
+          ...feedValue(p.pagesOf(f, m), overlay, agreed, sort, replies, kept),
           ...st,
           error: notFound ? null : st.error,
           loadMoreError: notFound ? null : st.loadMoreError,

@@ -1,7 +1,8 @@
 /**
  * What every post-list store shares: the optimistic Agree overrides (one map for the page, merged into
- * every list holding the post, rolled back on failure) and the posts created on this page (shown at once
- * in their thread, never held back as "new").
+ * every list holding the post, rolled back on failure), the posts created on this page (shown at once
+ * in their thread, never held back as "new"), and the earlier replies read past the newest 50 a page
+ * folds in (replies.ts), so every list holding a parent shows them.
  */
 import { atom, map } from 'nanostores'
 import type { Post } from '../contract/types.ts'
@@ -11,6 +12,17 @@ export interface AgreedOverride {
   agrees: number
   /** Applies to reads started before this time; Infinity while the write is pending. */
   at: number
+}
+
+/** A parent's earlier replies ("Show earlier replies", replies.ts): oldest first, with the replies shown below them when read. */
+export interface KeptReplies {
+  posts: Post[]
+  /** When the oldest of the reads they come from was started (the overrides newer than it apply). */
+  at: number
+  /** Older replies remain. */
+  more: boolean
+  loading?: boolean
+  error?: unknown
 }
 
 export function createPostOverlay() {
@@ -24,16 +36,12 @@ export function createPostOverlay() {
     return x && x.at > at ? { ...p, agreed: x.agreed, agrees: x.agrees } : p
   }
   const apply = (posts: readonly Post[], at: number, o: Record<string, AgreedOverride | undefined>) => posts.map((p) => withAgreed(p, at, o))
-  const applyThreads = (t: Record<string, Post[]>, at: number, o: Record<string, AgreedOverride | undefined>) => {
-    const out: Record<string, Post[]> = {}
-    for (const k in t) out[k] = apply(t[k], at, o)
-    return out
-  }
   return {
     $agreed,
     $own,
+    /** Earlier replies per parent id (replies.ts). */
+    $replies: map<Record<string, KeptReplies | undefined>>({}),
     apply,
-    applyThreads,
     addOwn: (id: string) => $own.set(new Set([...$own.get(), id])),
   }
 }

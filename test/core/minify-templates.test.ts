@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { minifyCss, minifyHtml } from '../../scripts/vite-minify-templates.ts'
 
 describe('template minifier', () => {
-  it('css: comments and the spaces next to { } ; , > and after : go; a space before : (a descendant selector) and around + (calc) stay', () => {
+  it('css: comments, the spaces next to { } ; , > and after :, and a block\'s last semicolon go; a space before : (a descendant selector) and around + (calc) stay', () => {
     const raw = `
       /* a comment */
       :host { display: block; }
@@ -16,11 +16,19 @@ describe('template minifier', () => {
     `
     assert.equal(
       minifyCss(raw),
-      " :host{display:block;}.row :focus-visible>[part~='card'],a:hover{margin:calc(var(--x) + 2px) 0;font:600 1em / 1.2 system-ui;}@media (max-width:600px){.a{gap:0}}",
+      " :host{display:block}.row :focus-visible>[part~='card'],a:hover{margin:calc(var(--x) + 2px) 0;font:600 1em / 1.2 system-ui}@media (max-width:600px){.a{gap:0}}",
     )
   })
 
   it('html: a whitespace run with a line break becomes one space; other spaces stay', () => {
-    assert.equal(minifyHtml('<p>\n    a  b\n  </p>'), '<p> a  b </p>')
+    assert.equal(minifyHtml('<span>\n    a  b\n  </span>'), '<span> a  b </span>')
+    assert.equal(minifyHtml('${a}\n  ${b}'), '${a} ${b}', 'between two expressions (inline buttons) a space stays')
+  })
+
+  it('html: a whitespace run with a line break next to a block element\'s start or end tag goes (it draws nothing there); an inline element keeps its space', () => {
+    assert.equal(minifyHtml('<ol part="list">\n  <li class="row">\n    a  b\n  </li>\n  <li>x</li>\n</ol>'), '<ol part="list"><li class="row">a  b</li><li>x</li></ol>')
+    assert.equal(minifyHtml('<div>\n  <span>\n a</span>\n</div>'), '<div><span> a</span></div>')
+    assert.equal(minifyHtml('<path d="x">\n  <param>\n <pre>'), '<path d="x"> <param> <pre>', 'path, param, pre are not p')
+    assert.equal(minifyHtml('<p> a</p> <li>'), '<p> a</p> <li>', 'spaces without a line break stay')
   })
 })

@@ -3,7 +3,8 @@
  * rooms and moderation, run by each kind of caller, against a fresh world per route. For each call the
  * expected status (and error code) is asserted, and wherever the answer is a refusal the store is
  * compared before and after: nothing may change. The writes that name a post (agree, report, reply,
- * moderation) are run against a post in the private room too: §7's 404 for outsiders holds for them.
+ * moderation), and the read of a post's earlier replies, are run against a post in the private room too:
+ * §7's 404 for outsiders holds for them.
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -210,6 +211,12 @@ const ROUTES: Route[] = [
       call(svc, 'POST', '/v1/social/posts', { token: who?.token, body: { subjectType: 'topic', subjectRef: `authz-${w.v.venueId}`, body: 'x', parentId: w.privPostId } }),
     // The wallet banned on the venue is refused for its ban first (a ban blocks posting, whatever the parent).
     expect: privatePost({ banned: E.banned, owner: E.created, operator: E.joinRequired }),
+  },
+  {
+    name: 'GET /v1/social/posts/:private/replies',
+    run: (w, who) => call(svc, 'GET', `/v1/social/posts/${w.privPostId}/replies`, { token: who?.token }),
+    // A read: signed out is an outsider like any other (404, not 401).
+    expect: { ...privatePost({ owner: E.ok, operator: E.ok }), signedOut: E.hiddenPost },
   },
   { name: 'POST /v1/mod/hide (venue) of the private post', run: mod('hide', (w) => ({ venueId: w.v.venueId, postId: w.privPostId })), expect: venueMod },
   {

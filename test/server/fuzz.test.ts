@@ -135,6 +135,7 @@ const queryValue = (name: string): fc.Arbitrary<string> => {
   const by: Record<string, () => fc.Arbitrary<string>> = {
     limit: () => limitV,
     cursor: () => cursorV,
+    before: () => postId(),
     includeReplies: () => boolV,
     includeSeries: () => boolV,
     takes: () => boolV,
@@ -249,6 +250,12 @@ const ROUTES: Route[] = [
   { method: 'PATCH', path: () => seg(postId()).map((id) => `/v1/social/posts/${id}`), body: ['body', 'stance'], valid: () => fc.record({ body: fc.constant('edited') }) },
   { method: 'DELETE', path: () => seg(postId()).map((id) => `/v1/social/posts/${id}`) },
   { method: 'POST', path: () => seg(postId()).map((id) => `/v1/social/posts/${id}/reactions`), body: ['kind', 'active'], valid: () => fc.record({ kind: fc.constant('agree'), active: fc.boolean() }) },
+  {
+    method: 'GET',
+    path: () => seg(postId()).map((id) => `/v1/social/posts/${id}/replies`),
+    query: ['before', 'limit', 'venue'],
+    validQuery: () => fc.record({ before: pick(() => posts), limit: limitV, venue: venueIdV() }, { requiredKeys: [] }),
+  },
   { method: 'POST', path: () => seg(postId()).map((id) => `/v1/social/posts/${id}/reports`), body: ['reason'], valid: () => fc.record({ reason: fc.constant('spam') }) },
   { method: 'POST', path: fixed(PATHS.blocks), body: ['wallet'], valid: () => fc.record({ wallet: wallet() }) },
   { method: 'DELETE', path: () => seg(wallet()).map((w) => `/v1/social/blocks/${w}`) },

@@ -80,17 +80,17 @@ export class VkAuthorTakes extends VkElement {
   declare private tab: TabKey | null
   declare private byOdds: boolean
 
-  private readonly vk = new VenuekitController(this)
-  private readonly str = new StringsController(this, 'comments')
+  readonly #vk = new VenuekitController(this)
+  readonly #str = new StringsController(this, 'comments')
   /** The two profile strings of the `room` slice: `roomStrings` overrides them (the element's `strings` are the comments slice). */
-  private readonly rs = new StringsController(this as unknown as StringsHost<'room'>, 'room', undefined, () => this.roomStrings)
-  private readonly data = new StoreBinding(this, () => (this.wallet ? this.vk.value?.authorTakes(this.wallet) : null))
-  private readonly who = new StoreBinding(this, () => (this.wallet ? this.vk.value?.profile(this.wallet) : null))
-  private readonly markets = new StoreBinding(this, () => {
-    const ids = [...new Set((this.data.value?.posts ?? []).filter((p) => p.subjectType === 'event').map((p) => p.subjectRef.toLowerCase()))]
-    return ids.length ? this.vk.value?.markets(ids) : null
+  readonly #rs = new StringsController(this as unknown as StringsHost<'room'>, 'room', undefined, () => this.roomStrings)
+  readonly #data = new StoreBinding(this, () => (this.wallet ? this.#vk.value?.authorTakes(this.wallet) : null))
+  readonly #who = new StoreBinding(this, () => (this.wallet ? this.#vk.value?.profile(this.wallet) : null))
+  readonly #markets = new StoreBinding(this, () => {
+    const ids = [...new Set((this.#data.value?.posts ?? []).filter((p) => p.subjectType === 'event').map((p) => p.subjectRef.toLowerCase()))]
+    return ids.length ? this.#vk.value?.markets(ids) : null
   })
-  private shownWallet: string | undefined
+  #shownWallet: string | undefined
 
   constructor() {
     super()
@@ -99,34 +99,34 @@ export class VkAuthorTakes extends VkElement {
   }
 
   protected override willUpdate() {
-    if (this.wallet !== this.shownWallet) {
+    if (this.wallet !== this.#shownWallet) {
       // Another person: their own default tab, newest first.
-      this.shownWallet = this.wallet
+      this.#shownWallet = this.wallet
       this.tab = null
       this.byOdds = false
     }
   }
 
-  private market(id: string): Market | undefined {
-    return this.markets.value?.markets?.[id.toLowerCase()]
+  #market(id: string): Market | undefined {
+    return this.#markets.value?.markets?.[id.toLowerCase()]
   }
 
   /** The 'Open' receipt the card leaves out: a take on an unresolved order-book (non-CLOB) market. */
-  private openReceipt(p: Post, results: Record<string, MarketResult>) {
+  #openReceipt(p: Post, results: Record<string, MarketResult>) {
     if (!p.stance || p.subjectType !== 'event') return nothing
-    const m = this.market(p.subjectRef)
+    const m = this.#market(p.subjectRef)
     // Unknown market or CLOB: no confident 'still open' (§3.2).
     if (!m || m.clob || m.result) return nothing
     const r = takeReceipt(p, results, { clob: m.clob })
-    return r?.state === 'open' ? html`<span part="receipt-open" class="chip">${this.str.t('receiptOpen')}</span>` : nothing
+    return r?.state === 'open' ? html`<span part="receipt-open" class="chip">${this.#str.t('receiptOpen')}</span>` : nothing
   }
 
-  private list(posts: Post[], results: Record<string, MarketResult>, labels: Labels, titles: Record<string, string>, takes: boolean) {
+  #list(posts: Post[], results: Record<string, MarketResult>, labels: Labels, titles: Record<string, string>, takes: boolean) {
     return html`<ul part="list">
       ${posts.map((p) => {
         const id = p.subjectRef.toLowerCase()
         return html`<li part="row" id=${`vk-post-${p.id}`}>
-          ${takes ? this.openReceipt(p, results) : nothing}
+          ${takes ? this.#openReceipt(p, results) : nothing}
           <vk-take-card
             .post=${p}
             .labels=${labels[id] ?? null}
@@ -142,9 +142,9 @@ export class VkAuthorTakes extends VkElement {
     </ul>`
   }
 
-  private takesPanel() {
-    const d = this.data.value!
-    const s = this.str
+  #takesPanel() {
+    const d = this.#data.value!
+    const s = this.#str
     if (d.error && !d.posts.length) return errorStateOf(d, s.t('error'), s.t('retry'))
     if (d.loading && !d.posts.length) return loadingState(s.t('loading'))
     if (!d.posts.length) return emptyState(s.t('emptyFeed'))
@@ -153,24 +153,24 @@ export class VkAuthorTakes extends VkElement {
     return html`<div class="toolbar">
         <button type="button" part="sort" class="vk-button" aria-pressed=${String(this.byOdds)} @click=${() => (this.byOdds = !this.byOdds)}>${s.t('sortByOdds')}</button>
       </div>
-      ${this.list(posts, d.results, d.labels, d.titles, true)} ${pagedTail(d, commentsPaged(this.str, 'empty'), 'load-more')}`
+      ${this.#list(posts, d.results, d.labels, d.titles, true)} ${pagedTail(d, commentsPaged(this.#str, 'empty'), 'load-more')}`
   }
 
-  private discussionPanel() {
-    const d = this.data.value!
+  #discussionPanel() {
+    const d = this.#data.value!
     const c = d.discussion
-    const s = this.str
+    const s = this.#str
     if (c.error && !c.posts.length) return errorStateOf(d, s.t('error'), s.t('retry'))
     if (c.loading && !c.posts.length) return loadingState(s.t('loading'))
-    if (!c.posts.length) return emptyState(this.rs.t('profileNoDiscussion'))
-    return html`${this.list(c.posts, d.results, d.labels, d.titles, false)} ${pagedTail(c, commentsPaged(this.str, 'empty'), 'load-more')}`
+    if (!c.posts.length) return emptyState(this.#rs.t('profileNoDiscussion'))
+    return html`${this.#list(c.posts, d.results, d.labels, d.titles, false)} ${pagedTail(c, commentsPaged(this.#str, 'empty'), 'load-more')}`
   }
 
   override render() {
-    const d = this.data.value
+    const d = this.#data.value
     if (!d || !this.wallet) return nothing
-    const s = this.str
-    const name = displayName(this.who.value?.profile, this.wallet)
+    const s = this.#str
+    const name = displayName(this.#who.value?.profile, this.wallet)
     const header = html`<header part="header">
       <h2 id="title">${name}</h2>
       <vk-record-chip .wallet=${this.wallet} facet="global" .strings=${this.roomStrings} .locale=${this.locale}></vk-record-chip>
@@ -189,10 +189,10 @@ export class VkAuthorTakes extends VkElement {
           { key: 'discussion' as const, label: s.t('discussionTab') },
         ],
         selected: tab,
-        label: this.rs.t('profileTabs', { name }),
+        label: this.#rs.t('profileTabs', { name }),
         select: (k) => (this.tab = k),
       })}
-      <div id="panel" role="tabpanel" aria-labelledby=${`tab-${tab}`}>${tab === 'takes' ? this.takesPanel() : this.discussionPanel()}</div>
+      <div id="panel" role="tabpanel" aria-labelledby=${`tab-${tab}`}>${tab === 'takes' ? this.#takesPanel() : this.#discussionPanel()}</div>
     </section>`
   }
 }

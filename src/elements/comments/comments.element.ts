@@ -6,6 +6,7 @@ import { Composer, composerStyles } from '../shared/composer.ts'
 import { joinOffer, writeFailureText } from '../shared/failures.ts'
 import { warmFormatters } from '../shared/format.ts'
 import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
+import { repliesView } from '../shared/replies.ts'
 import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -71,6 +72,7 @@ function afterNextPaint(): Promise<void> {
  * @csspart row - One post with its replies (`id="vk-post-<id>"`).
  * @csspart replies - The replies under a post.
  * @csspart reply-row - One reply (`id="vk-post-<id>"`).
+ * @csspart earlier - Above a busy post's replies when only its newest 50 are shown: "Show earlier replies" (a `more` button) and a failed read's `error` line.
  * @csspart more - The Load more button.
  * @csspart loading - The loading skeleton.
  * @csspart empty - The empty state.
@@ -126,15 +128,15 @@ export class VkComments extends VkElement {
     const o = { ...this.threadOptions(), venue: this.venue || undefined, room: this.room || undefined, limit: this.limit || undefined }
     return s && this.vk.value ? this.vk.value.comments(s[0], s[1], o) : null
   })
-  private readonly composer = new Composer(this, (body) => this.sendPost(body))
+  readonly #composer = new Composer(this, (body) => this.#sendPost(body))
   /** Another reader (sign-out, sign-in): the previous one's composer failure goes (the text stays). */
-  private readonly reader = new ReaderChange(this, () => this.session.value, () => this.composer.clearFailure())
+  private readonly reader = new ReaderChange(this, () => this.session.value, () => this.#composer.clearFailure())
   /** Rows rendered now: `FIRST_PASS_ROWS` during a fresh list's first pass, else all. */
-  private rowCap = Infinity
+  #rowCap = Infinity
   /** The list on screen has had its first pass (reset when the list empties: a new subject, a new reader). */
-  private firstPassDone = false
+  #firstPassDone = false
   /** The rest of the rows, scheduled after the first pass's paint. */
-  private rest: Promise<void> | null = null
+  #rest: Promise<void> | null = null
 
   constructor() {
     super()
@@ -143,20 +145,20 @@ export class VkComments extends VkElement {
 
   /** True while only the first rows of a freshly loaded list are rendered (the rest follow after the paint). */
   protected get partial(): boolean {
-    return this.rowCap !== Infinity
+    return this.#rowCap !== Infinity
   }
 
   /** Plans this update's rows (after the controllers synced the store, before render). */
   protected override update(changed: PropertyValues<this>) {
     const n = this.thread.value?.posts.length ?? 0
-    if (!n) this.firstPassDone = false
-    else if (!this.firstPassDone) {
-      this.firstPassDone = true
+    if (!n) this.#firstPassDone = false
+    else if (!this.#firstPassDone) {
+      this.#firstPassDone = true
       if (n > FIRST_PASS_ROWS) {
-        this.rowCap = FIRST_PASS_ROWS
-        const rest = (this.rest = afterNextPaint().then(() => {
-          if (this.rest === rest) this.rest = null
-          this.rowCap = Infinity
+        this.#rowCap = FIRST_PASS_ROWS
+        const rest = (this.#rest = afterNextPaint().then(() => {
+          if (this.#rest === rest) this.#rest = null
+          this.#rowCap = Infinity
           this.requestUpdate()
         }))
       }
@@ -167,8 +169,8 @@ export class VkComments extends VkElement {
   /** `updateComplete` resolves once every row is rendered, the rows after the first pass included. */
   protected override async getUpdateComplete(): Promise<boolean> {
     let done = await super.getUpdateComplete()
-    while (this.rest) {
-      await this.rest
+    while (this.#rest) {
+      await this.#rest
       done = await super.getUpdateComplete()
     }
     return done
@@ -199,9 +201,9 @@ export class VkComments extends VkElement {
   }
 
   /** Joins a room (the composer's 'Join and post'), through the page's membership store. */
-  private readonly join = (room: string) => this.vk.value!.roomMembership(room).get().join()
+  readonly #join = (room: string) => this.vk.value!.roomMembership(room).get().join()
 
-  private async sendPost(body: string) {
+  async #sendPost(body: string) {
     const s = this.subject()
     const actions = this.vk.value?.postActions().get()
     if (!s || !actions) return false
@@ -213,7 +215,7 @@ export class VkComments extends VkElement {
     if (post) this.emit('vk-post-created', { post })
   }
 
-  private async showNew() {
+  async #showNew() {
     this.thread.value?.showNew()
     await this.updateComplete
     // The reader asked for them: bring the top of the thread into view and put focus on the newest row.
@@ -222,7 +224,7 @@ export class VkComments extends VkElement {
     first?.focus({ preventScroll: true })
   }
 
-  private card(p: Post, labels: OutcomeLabel[] | undefined) {
+  #card(p: Post, labels: OutcomeLabel[] | undefined) {
     return html`<vk-take-card
       .post=${p}
       .labels=${labels}
@@ -235,17 +237,17 @@ export class VkComments extends VkElement {
     ></vk-take-card>`
   }
 
-  private composerView() {
+  #composerView() {
     if (this.readOnly) return nothing
     const t = (k: keyof CommentsStrings) => this.str.t(k)
-    return html`${this.composer.render(
+    return html`${this.#composer.render(
       {
         label: t('composerLabel'),
         placeholder: t('composerPlaceholder'),
         submit: t('post'),
         busy: t('posting'),
         failed: (e) => writeFailureText(this.str, e, 'postFailed'),
-        recover: joinOffer(this.str, this.room, this.join),
+        recover: joinOffer(this.str, this.room, this.#join),
       },
       { id: 'vk-composer' },
     )}${this.session.value ? nothing : html`<p class="hint" part="hint">${t('signInToPost')}</p>`}`
@@ -257,7 +259,7 @@ export class VkComments extends VkElement {
     const t = (k: keyof CommentsStrings, params?: Record<string, number>) => this.str.t(k, params)
     const labelsOf = (p: Post) => (p.subjectType === 'event' ? v.labels[p.subjectRef.toLowerCase()] : undefined)
     const partial = this.partial
-    const posts = partial ? v.posts.slice(0, this.rowCap) : v.posts
+    const posts = partial ? v.posts.slice(0, this.#rowCap) : v.posts
     // Load more and a later page's failure show below the whole list, not under a first pass.
     const paged = partial ? { ...v, hasMore: false, error: null } : v
     const body = pagedBody(paged, v.posts.length, commentsPaged(this.str, 'empty'), () =>
@@ -266,28 +268,18 @@ export class VkComments extends VkElement {
           posts,
           (p) => p.id,
           (p) => {
-            const replies = v.threads[p.id] ?? []
             return html`<li part="row" class="row" id="vk-post-${p.id}" tabindex="-1">
-              ${this.card(p, labelsOf(p))}
-              ${replies.length
-                ? html`<ol part="replies" class="replies" aria-label=${t('repliesLabel')}>
-                    ${repeat(
-                      replies,
-                      (r) => r.id,
-                      (r) => html`<li part="reply-row" class="reply-row" id="vk-post-${r.id}" tabindex="-1">${this.card(r, labelsOf(r))}</li>`,
-                    )}
-                  </ol>`
-                : nothing}
+              ${this.#card(p, labelsOf(p))} ${repliesView(v.threads[p.id] ?? [], v.earlier(p), this.str, (r) => this.#card(r, labelsOf(r)))}
             </li>`
           },
         )}
       </ol>`,
     )
     return html`<section part="thread" class="thread" aria-label=${t('threadLabel')} aria-busy=${v.loading || partial ? 'true' : 'false'}>
-      ${this.composerView()}
+      ${this.#composerView()}
       <div part="new-bar" class="new-bar" aria-live="polite" aria-atomic="true">
         ${v.newCount > 0
-          ? html`<button type="button" class="vk-button primary" @click=${this.showNew}>${this.str.t('newPostsShow', { newPosts: t('newPosts', { count: v.newCount }), show: t('showNew') })}</button>`
+          ? html`<button type="button" class="vk-button primary" @click=${this.#showNew}>${this.str.t('newPostsShow', { newPosts: t('newPosts', { count: v.newCount }), show: t('showNew') })}</button>`
           : nothing}
       </div>
       ${body}

@@ -3,6 +3,7 @@ import { repeat } from 'lit/directives/repeat.js'
 import type { Post, Settlement, Signal } from '../../contract/types.ts'
 import { sideLabel } from '../../core/index.ts'
 import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
+import { repliesView } from '../shared/replies.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import type { CommentsStrings } from '../shared/strings/index.ts'
 import { listStyles } from '../shared/list.styles.ts'
@@ -78,6 +79,8 @@ export const AUTO_PAGES = 5
  * @csspart signal-row - A quiet signal row of its own.
  * @csspart settlement - A settlement line under a post.
  * @csspart replies - Replies under a take.
+ * @csspart reply-row - One reply (`id="vk-post-<id>"`).
+ * @csspart earlier - Above a busy post's replies when only its newest 50 are shown: "Show earlier replies" (a `more` button) and a failed read's `error` line.
  * @csspart more - The Load more button.
  * @csspart loading - The loading skeleton.
  * @csspart empty - The empty state.
@@ -88,6 +91,12 @@ export const AUTO_PAGES = 5
  * @cssproperty --vk-color-surface - Quiet signal rows.
  * @cssproperty --vk-color-border - Row separators.
  */
+/** The rail's parts, exported as `rail-<part>`. */
+const RAIL_PARTS = 'rail title hint sign-in list item market reason loading empty error retry'
+  .split(' ')
+  .map((p) => `${p}:rail-${p}`)
+  .join()
+
 export class VkCommunityTakes extends VkFeedQuery {
   static override styles = [themeStyles, stateStyles, listStyles, marketLinkStyles, feedStyles, communityStyles]
   static override properties = {
@@ -104,14 +113,14 @@ export class VkCommunityTakes extends VkFeedQuery {
   /** Keep a signal (true) or leave it out (false). Unset: every signal. */
   declare includeSignal: ((signal: Signal) => boolean) | null | undefined
 
-  private readonly primary = new StoreBinding(this, () => this.feedStore())
-  private readonly fallback = new StoreBinding(this, () => (this.fallingBack() ? this.feedStore('global') : null))
+  readonly #primary = new StoreBinding(this, () => this.feedStore())
+  readonly #fallback = new StoreBinding(this, () => (this.#fallingBack() ? this.feedStore('global') : null))
   /** The feed value drawn by the last render and how many of its posts `includePost` kept (read by `updated`). */
-  private shown: { v: FeedValue; kept: number } | null = null
+  #shown: { v: FeedValue; kept: number } | null = null
   /** Per feed (by its `loadMore`): the pages read on their own, its post count then, and one on its way. */
-  private readonly fills = new WeakMap<FeedValue['loadMore'], { pages: number; seen: number; busy: boolean }>()
+  readonly #fills = new WeakMap<FeedValue['loadMore'], { pages: number; seen: number; busy: boolean }>()
 
-  private keep(p: Post) {
+  #keep(p: Post) {
     return !this.includePost || this.includePost(p)
   }
 
@@ -119,20 +128,20 @@ export class VkCommunityTakes extends VkFeedQuery {
    * The first scope is following/subject and has no post to show: `following` signed out, or no post kept
    * once read to its end or once the pages read on their own (`AUTO_PAGES`) kept none.
    */
-  private fallingBack(): boolean {
-    const v = this.primary.value
+  #fallingBack(): boolean {
+    const v = this.#primary.value
     if (this.emptyFallback !== 'global' || !this.scope || this.scope === 'global' || !v) return false
     if (v.needsSession) return true
-    if (v.loading || v.error || v.posts.some((p) => this.keep(p))) return false
+    if (v.loading || v.error || v.posts.some((p) => this.#keep(p))) return false
     if (!v.hasMore) return true
-    const f = this.fillOf(v)
+    const f = this.#fillOf(v)
     return f.pages >= AUTO_PAGES && !f.busy && !v.loadingMore
   }
 
   /** A feed's pages read on their own; counting starts again when it was re-read from its first page. */
-  private fillOf(v: FeedValue) {
-    let f = this.fills.get(v.loadMore)
-    if (!f) this.fills.set(v.loadMore, (f = { pages: 0, seen: 0, busy: false }))
+  #fillOf(v: FeedValue) {
+    let f = this.#fills.get(v.loadMore)
+    if (!f) this.#fills.set(v.loadMore, (f = { pages: 0, seen: 0, busy: false }))
     if (v.posts.length < f.seen) f.pages = 0
     f.seen = v.posts.length
     return f
@@ -143,11 +152,11 @@ export class VkCommunityTakes extends VkFeedQuery {
    * pages not read yet), up to `AUTO_PAGES` pages per feed; then Load more is offered (or the fallback).
    * Quiet signal rows are not posts: a page of them alone reads on.
    */
-  private fill() {
-    const shown = this.shown
+  #fill() {
+    const shown = this.#shown
     if (!shown) return
     const { v, kept } = shown
-    const f = this.fillOf(v)
+    const f = this.#fillOf(v)
     if (kept || !v.hasMore || v.loading || v.loadingMore || v.error || f.busy || f.pages >= AUTO_PAGES) return
     f.pages++
     f.busy = true
@@ -162,11 +171,11 @@ export class VkCommunityTakes extends VkFeedQuery {
 
   override updated(changed: PropertyValues) {
     super.updated(changed)
-    this.fill()
+    this.#fill()
   }
 
   /** Posts kept by `includePost`, each with its signal lines, and the quiet signal rows between them. */
-  private rows(v: FeedValue): Row[] {
+  #rows(v: FeedValue): Row[] {
     const keepSignal = (s: Signal) => !this.includeSignal || this.includeSignal(s)
     const lines = new Map<string, Signal[]>()
     const quietBefore = new Map<string | null, Signal[]>()
@@ -188,7 +197,7 @@ export class VkCommunityTakes extends VkFeedQuery {
     let waiting: Signal[] = []
     for (const p of v.posts) {
       waiting.push(...(quietBefore.get(p.id) ?? []))
-      if (!this.keep(p)) {
+      if (!this.#keep(p)) {
         // The post is left out; its lines stay where it stood, as quiet rows.
         waiting.push(...(lines.get(p.id) ?? []))
         continue
@@ -200,12 +209,12 @@ export class VkCommunityTakes extends VkFeedQuery {
     return [...rows, ...[...waiting, ...(quietBefore.get(null) ?? [])].map(quietRow)]
   }
 
-  private signalText(v: FeedValue, s: Signal) {
+  #signalText(v: FeedValue, s: Signal) {
     const side = sideLabel(v.labels[s.marketId.toLowerCase()], s.side) ?? this.str.t('sideNumber', { n: s.side + 1 })
     return this.str.t('signalCallersMoved', { count: s.count, side })
   }
 
-  private settlementText(v: FeedValue, s: Settlement) {
+  #settlementText(v: FeedValue, s: Settlement) {
     const head =
       'winner' in s.result
         ? this.str.t('settlementResolved', {
@@ -215,7 +224,7 @@ export class VkCommunityTakes extends VkFeedQuery {
     return this.str.t('settlementLine', { head, tally: this.str.t('settlementTally', { right: s.right, wrong: s.wrong }) })
   }
 
-  private row(v: FeedValue, r: Row) {
+  #row(v: FeedValue, r: Row) {
     if ('quiet' in r) {
       const s = r.quiet
       const title = v.titles[s.marketId.toLowerCase()]
@@ -223,49 +232,40 @@ export class VkCommunityTakes extends VkFeedQuery {
         ${title
           ? html`<button type="button" class="market" @click=${() => this.emit('vk-open-market', { marketId: s.marketId })}>${title}</button>`
           : nothing}
-        <span>${this.signalText(v, s)}</span>
+        <span>${this.#signalText(v, s)}</span>
       </li>`
     }
     const p = r.post
-    const replies = v.threads[p.id] ?? []
     return html`<li part="row" class="row" id="vk-post-${p.id}">
       ${this.card(v, p)}
-      ${r.lines.map((s) => html`<p part="signal" class="line">${this.signalText(v, s)}</p>`)}
-      ${r.settled.map((s) => html`<p part="settlement" class="line">${this.settlementText(v, s)}</p>`)}
-      ${replies.length
-        ? html`<ol part="replies" class="replies" aria-label=${this.str.t('repliesLabel')}>
-            ${repeat(
-              replies,
-              (x) => x.id,
-              (x) => html`<li id="vk-post-${x.id}">${this.card(v, x, true)}</li>`,
-            )}
-          </ol>`
-        : nothing}
+      ${r.lines.map((s) => html`<p part="signal" class="line">${this.#signalText(v, s)}</p>`)}
+      ${r.settled.map((s) => html`<p part="settlement" class="line">${this.#settlementText(v, s)}</p>`)}
+      ${repliesView(v.threads[p.id] ?? [], v.earlier(p), this.str, (x) => this.card(v, x, true))}
     </li>`
   }
 
   /** Scope `following` signed out with no fallback: the feed is the sign-in hint (and its button). */
-  private askingSignIn() {
-    return !!this.primary.value?.needsSession && !this.fallingBack()
+  #askingSignIn() {
+    return !!this.#primary.value?.needsSession && !this.#fallingBack()
   }
 
-  private feedView() {
-    this.shown = null
-    const primary = this.primary.value
+  #feedView() {
+    this.#shown = null
+    const primary = this.#primary.value
     if (!primary) return nothing
-    const falling = this.fallingBack()
-    if (this.askingSignIn()) return this.signInHint()
-    const v = (falling ? this.fallback.value : primary) as FeedValue | undefined
+    const falling = this.#fallingBack()
+    if (this.#askingSignIn()) return this.signInHint()
+    const v = (falling ? this.#fallback.value : primary) as FeedValue | undefined
     const t = (k: keyof CommentsStrings) => this.str.t(k)
     if (!v) return nothing
-    const rows = this.rows(v)
-    this.shown = { v, kept: rows.filter((r) => 'post' in r).length }
+    const rows = this.#rows(v)
+    this.#shown = { v, kept: rows.filter((r) => 'post' in r).length }
     const body = pagedBody(v, rows.length, commentsPaged(this.str, 'emptyFeed'), () =>
       html`<ol part="list" class="list">
         ${repeat(
           rows,
           (r) => ('quiet' in r ? r.key : r.post.id),
-          (r) => this.row(v, r),
+          (r) => this.#row(v, r),
         )}
       </ol>`,
     )
@@ -281,15 +281,15 @@ export class VkCommunityTakes extends VkFeedQuery {
     return html`<div part="takes" class="takes">
       <vk-for-you-rail
         part="for-you"
-        exportparts="rail:rail-rail,title:rail-title,hint:rail-hint,sign-in:rail-sign-in,list:rail-list,item:rail-item,market:rail-market,reason:rail-reason,loading:rail-loading,empty:rail-empty,error:rail-error,retry:rail-retry"
+        exportparts=${RAIL_PARTS}
         .room=${this.room}
         .subjectType=${subject ? this.subjectType : undefined}
         .subjectRef=${subject ? this.subjectRef : undefined}
         .strings=${this.strings}
         .locale=${this.locale}
-        .signInElsewhere=${this.askingSignIn()}
+        .signInElsewhere=${this.#askingSignIn()}
       ></vk-for-you-rail>
-      ${this.feedView()}
+      ${this.#feedView()}
     </div>`
   }
 }

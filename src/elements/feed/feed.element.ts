@@ -39,10 +39,10 @@ import { feedStyles } from './feed.styles.ts'
 export class VkFeed extends VkFeedQuery {
   static override styles = [themeStyles, stateStyles, listStyles, feedStyles]
 
-  private readonly feed = new StoreBinding(this, () => this.feedStore())
+  readonly #feed = new StoreBinding(this, () => this.feedStore())
 
   override render() {
-    const v = this.feed.value
+    const v = this.#feed.value
     if (!v) return nothing
     if (v.needsSession) return this.signInHint()
     const body = pagedBody(v, v.posts.length, commentsPaged(this.str, 'emptyFeed'), () =>

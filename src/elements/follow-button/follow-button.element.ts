@@ -49,34 +49,34 @@ export class VkFollowButton extends VkElement {
   declare locale: string | undefined
   declare private failed: boolean
 
-  private readonly vk = new VenuekitController(this)
-  private readonly str = new StringsController(this, 'room')
-  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
-  private readonly state = new StoreBinding(this, () =>
-    this.vk.value && this.subjectType && this.subjectRef ? this.vk.value.follow(this.subjectType, this.subjectRef) : null,
+  readonly #vk = new VenuekitController(this)
+  readonly #str = new StringsController(this, 'room')
+  readonly #session = new StoreBinding(this, () => this.#vk.value?.$session)
+  readonly #state = new StoreBinding(this, () =>
+    this.#vk.value && this.subjectType && this.subjectRef ? this.#vk.value.follow(this.subjectType, this.subjectRef) : null,
   )
   /** Another reader: the previous one's failure line goes. */
-  private readonly reader = new ReaderChange(this, () => this.session.value, () => (this.failed = false))
+  readonly #reader = new ReaderChange(this, () => this.#session.value, () => (this.failed = false))
   /** The refreshKey of the state the reader saw when they pressed. */
-  private shownKey: unknown
+  #shownKey: unknown
 
   constructor() {
     super()
     this.failed = false
   }
 
-  private async toggle() {
-    if (!this.session.value) {
+  async #toggle() {
+    if (!this.#session.value) {
       this.emit('vk-sign-in')
       return
     }
-    const s = this.state.value
+    const s = this.#state.value
     // Act only on a state read for this session (§2.12): never toggle from a stale, latched value.
-    if (!s || s.loading || s.pending || s.following == null || s.refreshKey !== this.shownKey) return
+    if (!s || s.loading || s.pending || s.following == null || s.refreshKey !== this.#shownKey) return
     const to = !s.following
     const [subjectType, subjectRef] = [this.subjectType!, this.subjectRef!]
     // Still this reader, and still this subject: an answer for another says nothing here.
-    const mine = this.reader.mine(() => this.subjectType === subjectType && this.subjectRef === subjectRef)
+    const mine = this.#reader.mine(() => this.subjectType === subjectType && this.subjectRef === subjectRef)
     this.failed = false
     try {
       await (to ? s.follow() : s.unfollow())
@@ -93,10 +93,10 @@ export class VkFollowButton extends VkElement {
   }
 
   override render() {
-    const s = this.state.value
+    const s = this.#state.value
     if (!s) return nothing
-    const signedIn = !!this.session.value
-    this.shownKey = s.refreshKey
+    const signedIn = !!this.#session.value
+    this.#shownKey = s.refreshKey
     const following = signedIn && s.following === true
     // Signed in, the button acts only on a state read for this session: busy while it is read or written,
     // and unavailable while it is unknown after a failed read. Both are aria-disabled, never `disabled`:
@@ -108,14 +108,14 @@ export class VkFollowButton extends VkElement {
         class=${following ? 'on' : ''}
         aria-pressed=${signedIn && s.following != null ? String(following) : nothing}
         ${busy(reading || (signedIn && s.following == null), reading)}
-        @click=${this.toggle}
+        @click=${this.#toggle}
       >
-        ${following ? this.str.t('following') : this.str.t('follow')}
+        ${following ? this.#str.t('following') : this.#str.t('follow')}
       </button>
-      ${this.failed ? html`<span part="error" role="alert">${this.str.t('followFailed')}</span>` : nothing}
+      ${this.failed ? html`<span part="error" role="alert">${this.#str.t('followFailed')}</span>` : nothing}
       ${signedIn && s.following == null && s.error && !s.loading
-        ? html`<span part="error" role="alert">${this.str.t('followReadFailed')}
-            <button type="button" part="retry" class="retry" @click=${() => s.refresh()}>${this.str.t('retry')}</button></span
+        ? html`<span part="error" role="alert">${this.#str.t('followReadFailed')}
+            <button type="button" part="retry" class="retry" @click=${() => s.refresh()}>${this.#str.t('retry')}</button></span
           >`
         : nothing}`
   }

@@ -62,11 +62,11 @@ export class VkForYouRail extends VkElement {
   /** The page offers Sign in beside the rail: the hint line shows without its own button. */
   declare signInElsewhere: boolean
 
-  private readonly vk = new VenuekitController(this)
-  private readonly str = new StringsController(this, 'comments')
-  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
-  private readonly rail = new StoreBinding(this, () =>
-    this.vk.value?.forYou({
+  readonly #vk = new VenuekitController(this)
+  readonly #str = new StringsController(this, 'comments')
+  readonly #session = new StoreBinding(this, () => this.#vk.value?.$session)
+  readonly #rail = new StoreBinding(this, () =>
+    this.#vk.value?.forYou({
       room: this.room || undefined,
       subjectType: this.subjectType && this.subjectRef ? this.subjectType : undefined,
       subjectRef: this.subjectType && this.subjectRef ? this.subjectRef : undefined,
@@ -74,23 +74,23 @@ export class VkForYouRail extends VkElement {
     }),
   )
 
-  private reason(i: ForYouItem): string {
+  #reason(i: ForYouItem): string {
     switch (i.reason) {
       case 'closing-soon':
-        return this.str.t('reasonClosingSoon')
+        return this.#str.t('reasonClosingSoon')
       case 'trending':
-        return this.str.t('reasonTrending')
+        return this.#str.t('reasonTrending')
       case 'followed':
-        return this.str.t('reasonFollowed', { node: i.node?.ref ?? '' })
+        return this.#str.t('reasonFollowed', { node: i.node?.ref ?? '' })
       default:
-        return this.str.t('reasonHeld')
+        return this.#str.t('reasonHeld')
     }
   }
 
   override render() {
-    const v = this.rail.value
+    const v = this.#rail.value
     if (!v) return nothing
-    const t = (k: keyof CommentsStrings) => this.str.t(k)
+    const t = (k: keyof CommentsStrings) => this.#str.t(k)
     let body
     if (v.loading && !v.items.length) body = loadingState(t('loading'), 2)
     else if (v.error && !v.items.length) body = errorState(t('forYouError'), t('retry'), () => v.refresh())
@@ -102,12 +102,12 @@ export class VkForYouRail extends VkElement {
           return m
             ? html`<li part="item" class="item">
                 <button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: m.id })}>${m.title}</button>
-                <span part="reason" class="reason">${this.reason(i)}</span>
+                <span part="reason" class="reason">${this.#reason(i)}</span>
               </li>`
             : nothing
         })}
       </ul>`
-    const signedIn = !!this.session.value
+    const signedIn = !!this.#session.value
     return html`<section part="rail" class="rail" aria-labelledby="title" aria-busy=${v.loading ? 'true' : 'false'}>
       <span part="title" class="title" id="title">${t('forYou')}</span>
       ${!v.loading && !v.error && !v.personalized

@@ -32,6 +32,7 @@ const FOCUS_PAGES_MAX = 10
  * @csspart row - One post with its replies (`id="vk-post-<id>"`).
  * @csspart replies - The replies under a post.
  * @csspart reply-row - One reply (`id="vk-post-<id>"`).
+ * @csspart earlier - Above a busy post's replies when only its newest 50 are shown: "Show earlier replies" (a `more` button) and a failed read's `error` line.
  * @csspart more - The Load more button.
  * @csspart loading - The loading skeleton.
  * @csspart empty - The empty state.
@@ -59,8 +60,8 @@ export class VkMarketComments extends VkComments {
   declare includeSeries: boolean
 
   /** The focus id already scrolled to, and pages followed looking for it. */
-  private focused: string | null = null
-  private focusPages = 0
+  #focused: string | null = null
+  #focusPages = 0
 
   constructor() {
     super()
@@ -86,21 +87,21 @@ export class VkMarketComments extends VkComments {
   protected override updated(changed: PropertyValues<this>) {
     super.updated(changed)
     if (changed.has('focusPostId')) {
-      this.focused = null
-      this.focusPages = 0
+      this.#focused = null
+      this.#focusPages = 0
     }
     const id = this.focusPostId
     const v = this.thread.value
     // Not during a first pass: the row may be among the ones that follow it.
-    if (!id || this.focused === id || !v || v.loading || this.partial) return
+    if (!id || this.#focused === id || !v || v.loading || this.partial) return
     const row = this.renderRoot.querySelector<HTMLElement>(`[id="vk-post-${CSS.escape(id)}"]`)
     if (row) {
-      this.focused = id
+      this.#focused = id
       row.scrollIntoView({ block: 'center' })
       row.focus({ preventScroll: true })
-    } else if (v.hasMore && !v.loadingMore && !v.error && !v.loadMoreError && this.focusPages < FOCUS_PAGES_MAX) {
+    } else if (v.hasMore && !v.loadingMore && !v.error && !v.loadMoreError && this.#focusPages < FOCUS_PAGES_MAX) {
       // One count per page read: not again while that page is on its way (its own updates come through here).
-      this.focusPages++
+      this.#focusPages++
       // After this update, not inside it: loading changes the store, which schedules the next update.
       queueMicrotask(() => void v.loadMore())
     }

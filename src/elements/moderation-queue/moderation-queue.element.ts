@@ -106,24 +106,24 @@ export class VkModerationQueue extends VkElement {
    * out of the DOM. Where focus goes then (only if it was lost): the row's control for the next action (Unban
    * after Ban, and back), else the row now at the same position (or the last one), else the tab.
    */
-  private refocus: { postId: string; action: Action; index: number; items: unknown } | null = null
+  #refocus: { postId: string; action: Action; index: number; items: unknown } | null = null
 
-  private readonly vk = new VenuekitController(this)
-  private readonly str = new StringsController(this, 'moderation')
-  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  readonly #vk = new VenuekitController(this)
+  readonly #str = new StringsController(this, 'moderation')
+  readonly #session = new StoreBinding(this, () => this.#vk.value?.$session)
   /** Another reader (sign-out, sign-in): the previous moderator's row outcomes ("Couldn't hide …") go. */
-  private readonly reader = new ReaderChange(this, () => this.session.value, () => {
+  readonly #reader = new ReaderChange(this, () => this.#session.value, () => {
     this.status = {}
     this.announce = ''
-    this.refocus = null
+    this.#refocus = null
   })
-  private readonly queue = new StoreBinding(this, () =>
-    this.session.value && this.vk.value ? withModeration(this.vk.value).moderationQueue({ venueId: this.venueId || undefined, state: this.tab }) : null,
+  readonly #queue = new StoreBinding(this, () =>
+    this.#session.value && this.#vk.value ? withModeration(this.#vk.value).moderationQueue({ venueId: this.venueId || undefined, state: this.tab }) : null,
   )
-  private readonly mod = new StoreBinding(this, () => this.vk.value && withModeration(this.vk.value).moderate({ venueId: this.venueId || undefined }))
-  private readonly names = new StoreBinding(this, () => {
-    const wallets = this.queue.value?.items.map((i) => i.post.author) ?? []
-    return wallets.length ? this.vk.value?.profiles(wallets) : null
+  readonly #mod = new StoreBinding(this, () => this.#vk.value && withModeration(this.#vk.value).moderate({ venueId: this.venueId || undefined }))
+  readonly #names = new StoreBinding(this, () => {
+    const wallets = this.#queue.value?.items.map((i) => i.post.author) ?? []
+    return wallets.length ? this.#vk.value?.profiles(wallets) : null
   })
 
   constructor() {
@@ -134,71 +134,71 @@ export class VkModerationQueue extends VkElement {
     this.confirming = null
   }
 
-  private rowEl(postId: string) {
+  #rowEl(postId: string) {
     return [...this.renderRoot.querySelectorAll<HTMLElement>('[part="row"]')].find((r) => r.dataset.postId === postId) ?? null
   }
 
-  private focusInRow(postId: string, selector: string) {
-    void this.updateComplete.then(() => this.rowEl(postId)?.querySelector<HTMLElement>(selector)?.focus())
+  #focusInRow(postId: string, selector: string) {
+    void this.updateComplete.then(() => this.#rowEl(postId)?.querySelector<HTMLElement>(selector)?.focus())
   }
 
   /** Ban asks first (one click in the platform queue is a global ban); focus goes to Cancel. */
-  private askBan(item: ModQueueItem) {
-    this.confirming = { postId: item.post.id, reader: this.session.value?.accountId ?? '' }
-    this.focusInRow(item.post.id, '[data-confirm="cancel"]')
+  #askBan(item: ModQueueItem) {
+    this.confirming = { postId: item.post.id, reader: this.#session.value?.accountId ?? '' }
+    this.#focusInRow(item.post.id, '[data-confirm="cancel"]')
   }
 
-  private cancelBan(item: ModQueueItem) {
+  #cancelBan(item: ModQueueItem) {
     this.confirming = null
-    this.focusInRow(item.post.id, 'button[data-action="ban"]')
+    this.#focusInRow(item.post.id, 'button[data-action="ban"]')
   }
 
-  private confirmBan(item: ModQueueItem) {
+  #confirmBan(item: ModQueueItem) {
     this.confirming = null
     // The confirmation (and its focused button) goes: focus waits on the row's Ban, busy while it runs.
-    this.focusInRow(item.post.id, 'button[data-action="ban"]')
-    void this.act(item, 'ban')
+    this.#focusInRow(item.post.id, 'button[data-action="ban"]')
+    void this.#act(item, 'ban')
   }
 
-  private isConfirming(postId: string) {
+  #isConfirming(postId: string) {
     const c = this.confirming
-    return !!c && c.postId === postId && c.reader === (this.session.value?.accountId ?? '')
+    return !!c && c.postId === postId && c.reader === (this.#session.value?.accountId ?? '')
   }
 
-  private banConfirmation(item: ModQueueItem, name: string) {
-    const s = this.str
+  #banConfirmation(item: ModQueueItem, name: string) {
+    const s = this.#str
     const q = `confirm-${item.post.id}`
     const esc = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return
       e.preventDefault()
       e.stopPropagation()
-      this.cancelBan(item)
+      this.#cancelBan(item)
     }
     return html`<div part="confirm" class="confirm" role="group" aria-labelledby=${q} @keydown=${esc}>
       <p id=${q}>${s.t(this.venueId ? 'confirmBan' : 'confirmBanPlatform', { name })}</p>
       <div class="confirm-buttons">
-        <button type="button" class="vk-button" data-confirm="cancel" @click=${() => this.cancelBan(item)}>${s.t('cancel')}</button>
-        <button type="button" class="vk-button danger" data-confirm="ban" @click=${() => this.confirmBan(item)}>${s.t('banConfirm', { name })}</button>
+        <button type="button" class="vk-button" data-confirm="cancel" @click=${() => this.#cancelBan(item)}>${s.t('cancel')}</button>
+        <button type="button" class="vk-button danger" data-confirm="ban" @click=${() => this.#confirmBan(item)}>${s.t('banConfirm', { name })}</button>
       </div>
     </div>`
   }
 
   /** What an Actioned row's decision was ('Reviewed: kept'). */
-  private outcome(item: ModQueueItem) {
-    const s = this.str
+  #outcome(item: ModQueueItem) {
+    const s = this.#str
     const a = item.lastAction?.action
     const key = a ? (`outcome${a[0].toUpperCase()}${a.slice(1)}` as keyof ModerationStrings) : null
     const text = key && key in s.all ? s.t('reviewed', { outcome: s.t(key) }) : s.t('reviewedNoAction')
     return html`<li part="outcome">${text}</li>`
   }
 
-  private async act(item: ModQueueItem, action: Action) {
-    const m = this.mod.value
+  async #act(item: ModQueueItem, action: Action) {
+    const m = this.#mod.value
     if (!m) return
     const key = item.post.id
-    const s = this.str
-    const mine = this.reader.mine()
-    this.refocus = null
+    const s = this.#str
+    const mine = this.#reader.mine()
+    this.#refocus = null
     this.status = { ...this.status, [key]: { action, phase: 'pending' } }
     try {
       if (action === 'ban' || action === 'unban') await m[action](item.post.author, item.post.id)
@@ -207,8 +207,8 @@ export class VkModerationQueue extends VkElement {
       if (!mine()) return
       this.status = { ...this.status, [key]: { action, phase: 'done' } }
       this.announce = s.t('done', { action: s.t(action) })
-      const items = this.queue.value?.items ?? []
-      this.refocus = { postId: key, action, index: Math.max(0, items.findIndex((i) => i.post.id === key)), items }
+      const items = this.#queue.value?.items ?? []
+      this.#refocus = { postId: key, action, index: Math.max(0, items.findIndex((i) => i.post.id === key)), items }
       this.emit('vk-moderated', action === 'ban' || action === 'unban' ? { action, wallet: item.post.author } : { action, postId: item.post.id })
     } catch (error) {
       if (!mine()) return
@@ -218,9 +218,9 @@ export class VkModerationQueue extends VkElement {
     }
   }
 
-  private rowStatus(st: RowStatus | undefined) {
+  #rowStatus(st: RowStatus | undefined) {
     if (!st) return nothing
-    const s = this.str
+    const s = this.#str
     if (st.phase === 'pending') return html`<p part="row-status" class="pending" aria-busy="true">${s.t('pending')}</p>`
     if (st.phase === 'done') return html`<p part="row-status">${s.t('done', { action: s.t(st.action) })}</p>`
     return html`<p part="row-status" class="failed">${s.t('failed', { action: s.t(st.action), message: failureText(s, st.error, 'failGeneric') })}</p>`
@@ -230,7 +230,7 @@ export class VkModerationQueue extends VkElement {
    * One action button. The ban slot is one button whether it says Ban or Unban, so focus stays on it when the
    * queue, read again, turns one into the other. Ban opens its confirmation (`expanded`) instead of acting.
    */
-  private actionButton(item: ModQueueItem, a: Action, pending: boolean, click: () => void = () => void this.act(item, a), expanded?: boolean) {
+  #actionButton(item: ModQueueItem, a: Action, pending: boolean, click: () => void = () => void this.#act(item, a), expanded?: boolean) {
     return html`<button
       type="button"
       part="action"
@@ -240,18 +240,18 @@ export class VkModerationQueue extends VkElement {
       ${busy(pending)}
       @click=${click}
     >
-      ${this.str.t(a)}
+      ${this.#str.t(a)}
     </button>`
   }
 
-  private row(item: ModQueueItem) {
-    const s = this.str
+  #row(item: ModQueueItem) {
+    const s = this.#str
     const p = item.post
     const st = this.status[p.id]
     const pending = st?.phase === 'pending'
-    const name = displayName(this.names.value?.profiles[p.author.toLowerCase()], p.author)
+    const name = displayName(this.#names.value?.profiles[p.author.toLowerCase()], p.author)
     const actioned = item.state === 'actioned'
-    const confirming = this.isConfirming(p.id)
+    const confirming = this.#isConfirming(p.id)
     return html`<li part="row" id=${`vk-post-${p.id}`} data-post-id=${p.id} aria-busy=${pending ? 'true' : 'false'}>
       <div class="meta">
         <span class="author">${name}</span>
@@ -260,7 +260,7 @@ export class VkModerationQueue extends VkElement {
       <p part="body">${p.body}</p>
       <ul part="flags" aria-label=${s.t('flags')}>
         <li>${s.t('reports', { count: item.reports })}</li>
-        ${actioned ? this.outcome(item) : nothing}
+        ${actioned ? this.#outcome(item) : nothing}
         ${item.thresholdHidden
           ? html`<li part="threshold-hidden" class="warn">${s.t(actioned ? 'thresholdHiddenReviewed' : 'thresholdHidden')}</li>`
           : nothing}
@@ -278,26 +278,26 @@ export class VkModerationQueue extends VkElement {
         </button>
         ${ACTIONS.map((a) =>
           a !== 'ban'
-            ? this.actionButton(item, a, pending)
+            ? this.#actionButton(item, a, pending)
             : item.authorBanned
-              ? this.actionButton(item, 'unban', pending)
-              : this.actionButton(item, 'ban', pending, () => (confirming ? this.cancelBan(item) : this.askBan(item)), confirming),
+              ? this.#actionButton(item, 'unban', pending)
+              : this.#actionButton(item, 'ban', pending, () => (confirming ? this.#cancelBan(item) : this.#askBan(item)), confirming),
         )}
       </div>
-      ${confirming && !pending ? this.banConfirmation(item, name) : nothing}
-      ${this.rowStatus(st)}
+      ${confirming && !pending ? this.#banConfirmation(item, name) : nothing}
+      ${this.#rowStatus(st)}
     </li>`
   }
 
   protected override updated(changed: PropertyValues<this>) {
     super.updated(changed)
-    const r = this.refocus
-    const items = this.queue.value?.items
+    const r = this.#refocus
+    const items = this.#queue.value?.items
     // Once, on the first render of the queue as read again after the action.
     if (!r || !items || items === r.items) return
-    this.refocus = null
+    this.#refocus = null
     if (!focusLost()) return
-    const row = this.rowEl(r.postId)
+    const row = this.#rowEl(r.postId)
     const swap = r.action === 'ban' ? 'unban' : r.action === 'unban' ? 'ban' : r.action
     const rows = [...this.renderRoot.querySelectorAll<HTMLElement>('[part="row"]')]
     const to =
@@ -308,48 +308,48 @@ export class VkModerationQueue extends VkElement {
   }
 
   /** Another tab: the rows' result lines ('Hide: done') and an open Ban confirmation belong to the last one. */
-  private selectTab(t: ModState) {
+  #selectTab(t: ModState) {
     if (t === this.tab) return
     this.tab = t
     this.status = {}
     this.confirming = null
-    this.refocus = null
+    this.#refocus = null
   }
 
-  private panel() {
-    const s = this.str
+  #panel() {
+    const s = this.#str
     // Signed out nobody refused anything yet: the reader is asked to sign in (forbidden is for a signed-in reader).
-    if (!this.session.value)
+    if (!this.#session.value)
       return html`<div part="sign-in" class="sign-in">
         <p>${s.t('signInToModerate')}</p>
         <button type="button" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${s.t('signIn')}</button>
       </div>`
-    const q = this.queue.value
+    const q = this.#queue.value
     if (!q) return nothing
     if (q.forbidden) return html`<div part="forbidden" role="alert"><p>${s.t('forbidden')}</p></div>`
     if (q.error && !q.items.length) return errorState(s.t('error'), s.t('retry'), () => q.refresh())
     if (q.loading && !q.items.length) return loadingState(s.t('loading'))
     if (!q.items.length) return emptyState(s.t(this.tab === 'open' ? 'empty' : 'emptyActioned'))
     const more = { error: s.t('error'), retry: s.t('retry'), loadMore: s.t('loadMore'), loadingMore: s.t('loadingMore') }
-    return html`<ul part="list">${q.items.map((i) => this.row(i))}</ul>
+    return html`<ul part="list">${q.items.map((i) => this.#row(i))}</ul>
       ${pagedTail({ ...q, hasMore: !!q.nextCursor }, more, 'load-more')}`
   }
 
   override render() {
-    if (!this.vk.value) return nothing
-    const s = this.str
+    if (!this.#vk.value) return nothing
+    const s = this.#str
     return html`<section part="queue" aria-labelledby="title">
       <header part="header"><h2 id="title">${this.venueId ? s.t('queueLabel') : s.t('platformQueue')}</h2></header>
-      ${this.session.value && !this.queue.value?.forbidden
+      ${this.#session.value && !this.#queue.value?.forbidden
         ? html`${tabList(this, {
               tabs: TABS.map((key) => ({ key, label: s.t(key) })),
               selected: this.tab,
               label: this.venueId ? s.t('queueLabel') : s.t('platformQueue'),
-              select: (t) => this.selectTab(t),
+              select: (t) => this.#selectTab(t),
             })}
-            <div id="panel" role="tabpanel" aria-labelledby=${`tab-${this.tab}`}>${this.panel()}</div>`
+            <div id="panel" role="tabpanel" aria-labelledby=${`tab-${this.tab}`}>${this.#panel()}</div>`
         : // Signed out or forbidden: no queue to switch between, so no tabs.
-          html`<div id="panel">${this.panel()}</div>`}
+          html`<div id="panel">${this.#panel()}</div>`}
       <p part="status" role="status" class="vk-visually-hidden">${this.announce}</p>
     </section>`
   }

@@ -50,19 +50,19 @@ export class VkPlatformProvider extends VkElement {
   /** Called after every logout (§9.2): end the wallet session here. */
   declare onSignOut: (() => void | Promise<void>) | null | undefined
 
-  private readonly provider = new ContextProvider<Venuekit | null>(this, venuekitContext, null)
-  private owned: Venuekit | null = null
-  private current: Venuekit | null = null
-  private offSession: (() => void) | null = null
+  readonly #provider = new ContextProvider<Venuekit | null>(this, venuekitContext, null)
+  #owned: Venuekit | null = null
+  #current: Venuekit | null = null
+  #offSession: (() => void) | null = null
 
   /** The context the elements inside use, or null when there is none. */
   get value(): Venuekit | null {
-    return this.current
+    return this.#current
   }
 
   override connectedCallback() {
     // Before the children connect and ask for the context.
-    this.resolve()
+    this.#resolve()
     super.connectedCallback()
   }
 
@@ -71,51 +71,51 @@ export class VkPlatformProvider extends VkElement {
     // A move in the page disconnects and reconnects at once: keep the session through it.
     queueMicrotask(() => {
       if (this.isConnected) return
-      this.use(null)
-      this.owned?.dispose()
-      this.owned = null
+      this.#use(null)
+      this.#owned?.dispose()
+      this.#owned = null
     })
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
     const config = ['baseUrl', 'network', 'apiKey', 'venueId'] as const
-    if (config.some((k) => changed.has(k) && changed.get(k) !== undefined) && this.owned) {
-      this.owned.dispose()
-      this.owned = null
+    if (config.some((k) => changed.has(k) && changed.get(k) !== undefined) && this.#owned) {
+      this.#owned.dispose()
+      this.#owned = null
     }
-    if (changed.has('venuekit') || config.some((k) => changed.has(k))) this.resolve()
-    if (changed.has('checkout') && this.current && this.checkout !== undefined) this.current.setCheckout(this.checkout ?? null)
+    if (changed.has('venuekit') || config.some((k) => changed.has(k))) this.#resolve()
+    if (changed.has('checkout') && this.#current && this.checkout !== undefined) this.#current.setCheckout(this.checkout ?? null)
   }
 
-  private resolve() {
-    let vk: Venuekit | null = this.venuekit ?? this.owned ?? getVenuekit()
+  #resolve() {
+    let vk: Venuekit | null = this.venuekit ?? this.#owned ?? getVenuekit()
     if (!vk && (this.baseUrl || this.network)) {
       vk = createVenuekit({
         config: { baseUrl: this.baseUrl, network: this.network as NetworkConfig['name'] | undefined, apiKey: this.apiKey, venueId: this.venueId },
         checkout: this.checkout ?? null,
       })
-      this.owned = vk
+      this.#owned = vk
     }
-    this.use(vk)
+    this.#use(vk)
   }
 
-  private use(vk: Venuekit | null) {
+  #use(vk: Venuekit | null) {
     if (vk && this.checkout !== undefined && vk.$checkout.get() !== this.checkout) vk.setCheckout(this.checkout ?? null)
-    if (vk === this.current) return
-    this.offSession?.()
-    this.offSession = null
-    this.current = vk
-    this.provider.setValue(vk)
+    if (vk === this.#current) return
+    this.#offSession?.()
+    this.#offSession = null
+    this.#current = vk
+    this.#provider.setValue(vk)
     if (!vk) return
     let had = vk.$session.get() != null
-    this.offSession = vk.$session.subscribe((s) => {
+    this.#offSession = vk.$session.subscribe((s) => {
       const ended = had && s == null
       had = s != null
-      if (ended) void this.signedOut()
+      if (ended) void this.#signedOut()
     })
   }
 
-  private async signedOut() {
+  async #signedOut() {
     try {
       await this.onSignOut?.()
     } catch (error) {

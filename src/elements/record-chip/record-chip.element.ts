@@ -49,37 +49,37 @@ export class VkRecordChip extends VkElement {
   /** Locale for the built-in strings and numbers. */
   declare locale: string | undefined
 
-  private readonly vk = new VenuekitController(this)
-  private readonly str = new StringsController(this, 'room')
-  private readonly market = new StoreBinding(this, () => (this.record === undefined && this.wallet && this.marketId ? this.vk.value?.market(this.marketId) : null))
-  private readonly records = new StoreBinding(this, () => {
-    const vk = this.vk.value
+  readonly #vk = new VenuekitController(this)
+  readonly #str = new StringsController(this, 'room')
+  readonly #market = new StoreBinding(this, () => (this.record === undefined && this.wallet && this.marketId ? this.#vk.value?.market(this.marketId) : null))
+  readonly #records = new StoreBinding(this, () => {
+    const vk = this.#vk.value
     if (!vk || this.record !== undefined || !this.wallet) return null
-    const f = this.facetInUse()
+    const f = this.#facetInUse()
     return f === undefined ? null : vk.records([this.wallet], f)
   })
 
   /** The node to read at: the market's (once known), else `facet`; undefined while unknown. */
-  private facetInUse(): NodeRef | null | undefined {
+  #facetInUse(): NodeRef | null | undefined {
     if (this.marketId) {
-      const m = this.market.value?.market
+      const m = this.#market.value?.market
       return m ? nodeFacetOf(m) : undefined
     }
     return this.facet
   }
 
   override render() {
-    if (this.record !== undefined) return this.record ? recordChip(this.str, this.record) : nothing
-    const r = this.records.value
-    const m = this.market.value
-    if (m?.error || r?.error) return html`<span part="chip error" class="muted">${this.str.t('recordUnavailable')}</span>`
+    if (this.record !== undefined) return this.record ? recordChip(this.#str, this.record) : nothing
+    const r = this.#records.value
+    const m = this.#market.value
+    if (m?.error || r?.error) return html`<span part="chip error" class="muted">${this.#str.t('recordUnavailable')}</span>`
     // An unknown market has no node to read at: nothing to show.
     if (m && !m.loading && !m.market) return nothing
     const rec = r?.records[this.wallet!.toLowerCase()]
     if (!rec) {
       if (!r && !m) return nothing
-      return html`<span part="chip" class="muted" aria-busy="true"><span class="vk-visually-hidden">${this.str.t('loading')}</span><span aria-hidden="true">${this.str.t('loadingMark')}</span></span>`
+      return html`<span part="chip" class="muted" aria-busy="true"><span class="vk-visually-hidden">${this.#str.t('loading')}</span><span aria-hidden="true">${this.#str.t('loadingMark')}</span></span>`
     }
-    return recordChip(this.str, rec)
+    return recordChip(this.#str, rec)
   }
 }

@@ -6,7 +6,8 @@ import { Composer } from '../shared/composer.ts'
 import { failureText, writeFailureText } from '../shared/failures.ts'
 import { relativeTime } from '../shared/format.ts'
 import { busy, mayMoveFocus } from '../shared/pending.ts'
-import { emptyState, errorState, loadingState, pagedTail } from '../shared/states.ts'
+import { repliesView } from '../shared/replies.ts'
+import { emptyState, errorState, loadingState, pagedBody } from '../shared/states.ts'
 import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -73,6 +74,8 @@ const onUnlessFalse = { fromAttribute: (v: string | null) => v !== 'false', toAt
  * @csspart list - The posts.
  * @csspart row - One post with its replies (`id="vk-post-<id>"`).
  * @csspart replies - Replies under a post.
+ * @csspart reply-row - One reply (`id="vk-post-<id>"`).
+ * @csspart earlier - Above a busy post's replies when only its newest 50 are shown: "Show earlier replies" (a `more` button) and a failed read's `error` line.
  * @csspart more - The Load more button.
  * @csspart rail - The side column.
  * @csspart closing-soon - The closing-soon rail.
@@ -130,26 +133,26 @@ export class VkRoomFeed extends VkElement {
   /** The last refused or failed join, leave or post, as shown, and where (by the Join card or the composer). */
   declare private refusal: { at: 'membership' | 'post'; text: string } | null
 
-  private readonly vk = new VenuekitController(this)
-  private readonly str = new StringsController(this, 'room')
+  readonly #vk = new VenuekitController(this)
+  readonly #str = new StringsController(this, 'room')
   /** The cards' slice (`cardStrings` over the provider's `comments`), for what the room draws around its cards. */
-  private readonly cardStr = new StringsController(this, 'comments', undefined, () => this.cardStrings)
-  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
-  private readonly feed = new StoreBinding(this, () => {
-    const vk = this.vk.value
+  readonly #cardStr = new StringsController(this, 'comments', undefined, () => this.cardStrings)
+  readonly #session = new StoreBinding(this, () => this.#vk.value?.$session)
+  readonly #feed = new StoreBinding(this, () => {
+    const vk = this.#vk.value
     const target = this.roomId || (this.subjectType && this.subjectRef ? { subjectType: this.subjectType, subjectRef: this.subjectRef } : null)
     return vk && target ? vk.roomFeed(target, { sort: this.sort || undefined }) : null
   })
-  private readonly member = new StoreBinding(this, () => (this.roomId ? this.vk.value?.roomMembership(this.roomId) : null))
-  private readonly composer = new Composer(this, (body) => this.send(body))
+  readonly #member = new StoreBinding(this, () => (this.roomId ? this.#vk.value?.roomMembership(this.roomId) : null))
+  readonly #composer = new Composer(this, (body) => this.#send(body))
   /** Another reader (sign-out, sign-in): the previous one's refusal line and composer failure go. */
-  private readonly reader = new ReaderChange(this, () => this.session.value, () => {
+  readonly #reader = new ReaderChange(this, () => this.#session.value, () => {
     this.refusal = null
-    this.composer.clearFailure()
+    this.#composer.clearFailure()
   })
-  private shownTarget = ''
+  #shownTarget = ''
   /** After a join or leave: the counterpart button (Leave, or Join/Rejoin) gets focus once it is drawn. */
-  private focusTo: 'join' | 'leave' | null = null
+  #focusTo: 'join' | 'leave' | null = null
 
   constructor() {
     super()
@@ -160,8 +163,8 @@ export class VkRoomFeed extends VkElement {
 
   protected override willUpdate() {
     const target = `${this.roomId}|${this.subjectType}|${this.subjectRef}`
-    if (target !== this.shownTarget) {
-      this.shownTarget = target
+    if (target !== this.#shownTarget) {
+      this.#shownTarget = target
       this.refusal = null
     }
   }
@@ -171,100 +174,100 @@ export class VkRoomFeed extends VkElement {
    * membership is read again first), when focus was on the old button or got lost with it.
    */
   protected override updated() {
-    const to = this.focusTo
+    const to = this.#focusTo
     if (!to) return
     const target = this.renderRoot.querySelector<HTMLElement>(`[part~="${to}"]`)
     if (!target && this.renderRoot.querySelector(`[part~="${to === 'leave' ? 'join' : 'leave'}"]`)) return
-    this.focusTo = null
+    this.#focusTo = null
     if (target && mayMoveFocus(this)) target.focus()
   }
 
   /** The subject new posts are written on: the room's node, or the section's subject. */
-  private postSubject(): [SubjectType, string] | null {
+  #postSubject(): [SubjectType, string] | null {
     if (this.roomId) {
-      const room = this.feed.value?.room ?? this.member.value?.room
+      const room = this.#feed.value?.room ?? this.#member.value?.room
       return room ? [room.subject.type, room.subject.ref] : null
     }
     return this.subjectType && this.subjectRef ? [this.subjectType, this.subjectRef] : null
   }
 
   /** While the same reader is signed in and the element still shows the room (or section) an action started in. */
-  private here() {
-    const at = this.shownTarget
-    return this.reader.mine(() => this.shownTarget === at)
+  #here() {
+    const at = this.#shownTarget
+    return this.#reader.mine(() => this.#shownTarget === at)
   }
 
   /** Shows a failed post, join or leave by the composer or the Join card, and reports it (`vk-error`). */
-  private failed(at: 'membership' | 'post', error: unknown) {
-    this.refusal = { at, text: at === 'post' ? writeFailureText(this.str, error, 'postFailed') : failureText(this.str, error, 'failGeneric') }
+  #failed(at: 'membership' | 'post', error: unknown) {
+    this.refusal = { at, text: at === 'post' ? writeFailureText(this.#str, error, 'postFailed') : failureText(this.#str, error, 'failGeneric') }
     this.emit('vk-error', { error })
   }
 
-  private async send(body: string) {
-    const actions = this.vk.value?.postActions().get()
-    const subject = this.postSubject()
-    if (!this.session.value) {
+  async #send(body: string) {
+    const actions = this.#vk.value?.postActions().get()
+    const subject = this.#postSubject()
+    if (!this.#session.value) {
       this.emit('vk-sign-in')
       return false
     }
     if (!actions || !subject) return false
     this.refusal = null
-    const mine = this.here()
+    const mine = this.#here()
     try {
       const post = await actions.create(subject[0], subject[1], body, this.roomId ? { room: this.roomId } : {})
       // A follower's first post made them a member (§3.3): read the membership again.
-      this.member.value?.refresh()
+      this.#member.value?.refresh()
       this.emit('vk-post-created', { post })
     } catch (e) {
-      if (mine()) this.failed('post', e)
+      if (mine()) this.#failed('post', e)
       return false
     }
   }
 
   /** Join (`member`) or Leave. Focus follows to the counterpart (`updated`) in the room it was done in. */
-  private async setMembership(member: boolean) {
-    const m = this.member.value
+  async #setMembership(member: boolean) {
+    const m = this.#member.value
     if (!m || !this.roomId) return
     this.refusal = null
-    const reader = this.reader.mine()
-    const mine = this.here()
+    const reader = this.#reader.mine()
+    const mine = this.#here()
     const roomId = m.room?.id ?? this.roomId
     try {
       const r = member ? await m.join() : (await m.leave(), null)
       if (!reader()) return
       if (r?.refused) {
-        if (mine()) this.refusal = { at: 'membership', text: this.str.t('joinRefused') }
+        if (mine()) this.refusal = { at: 'membership', text: this.#str.t('joinRefused') }
         return
       }
       if (mine()) {
-        this.focusTo = member ? 'leave' : 'join'
+        this.#focusTo = member ? 'leave' : 'join'
         this.requestUpdate()
       }
       // The page hears of it either way.
       this.emit('vk-membership-change', { roomId, member })
     } catch (e) {
-      if (mine()) this.failed('membership', e)
+      if (mine()) this.#failed('membership', e)
     }
   }
 
-  private refusalLine(at: 'membership' | 'post') {
+  #refusalLine(at: 'membership' | 'post') {
     return this.refusal?.at === at ? html`<p part="refusal" class="refusal" role="alert">${this.refusal.text}</p>` : nothing
   }
 
-  private header() {
-    const v = this.feed.value!
-    const m = this.member.value
-    const s = this.str
+  #header() {
+    const v = this.#feed.value!
+    const m = this.#member.value
+    const s = this.#str
     const room = v.room ?? m?.room ?? null
     const node = room ? room.subject : this.subjectType && this.subjectType !== 'event' && this.subjectRef ? { type: this.subjectType as NodeType, ref: this.subjectRef } : null
     const followable = node && !UNFOLLOWABLE_NODE_TYPES.includes(node.type)
-    const signedIn = !!this.session.value
+    const signedIn = !!this.#session.value
     return html`<header part="header" class="header">
       <h2 id="title">${room?.title ?? node?.ref ?? this.subjectRef ?? s.t('roomLabel')}</h2>
       ${m?.members != null ? html`<span part="members" class="muted">${s.t('members', { count: m.members })}</span>` : nothing}
       ${followable ? html`<vk-follow-button subject-type=${node.type} subject-ref=${node.ref} .strings=${this.strings} .locale=${this.locale}></vk-follow-button>` : nothing}
       ${this.membership && signedIn && m?.member === true
-        ? html`<button type="button" part="leave" class="vk-button" ${busy(m.pending)} @click=${() => this.setMembership(false)}>
+        ? html`<button type="button" part="leave" class="vk-button" ${busy(m.pending)} @click=${() => this.#setMembership(false)}>
             ${m.pending ? s.t('leaving') : s.t('leave')}
           </button>`
         : nothing}
@@ -272,35 +275,35 @@ export class VkRoomFeed extends VkElement {
   }
 
   /** The Join card: signed in, membership known to be false (never on null, §4.5.3), and not turned off. */
-  private joinCard() {
-    const m = this.member.value
-    if (!this.membership || !this.session.value || !m || m.member !== false) return nothing
-    const s = this.str
+  #joinCard() {
+    const m = this.#member.value
+    if (!this.membership || !this.#session.value || !m || m.member !== false) return nothing
+    const s = this.#str
     // A private room's outsider is not told its title (null): the room's node names it, as in the header.
-    const title = m.room?.title ?? this.feed.value?.room?.title ?? m.room?.subject.ref ?? this.subjectRef ?? s.t('roomLabel')
+    const title = m.room?.title ?? this.#feed.value?.room?.title ?? m.room?.subject.ref ?? this.subjectRef ?? s.t('roomLabel')
     return html`<aside part="join-card" class="join-card" aria-labelledby="join-title">
       <h3 id="join-title">${s.t('joinTitle', { room: title })}</h3>
       <p>${m.left ? s.t('leftBody') : s.t('joinBody')}</p>
-      <button type="button" part="join" class="vk-button primary" ${busy(m.pending)} @click=${() => this.setMembership(true)}>
+      <button type="button" part="join" class="vk-button primary" ${busy(m.pending)} @click=${() => this.#setMembership(true)}>
         ${m.pending ? s.t('joining') : m.left ? s.t('rejoin') : s.t('join')}
       </button>
     </aside>`
   }
 
-  private composerView() {
-    const s = this.str
-    if (!this.session.value)
+  #composerView() {
+    const s = this.#str
+    if (!this.#session.value)
       return html`<button type="button" part="sign-in" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${s.t('signInToPost')}</button>`
     // Never hidden from a non-member (§4.5.3): a follower's post makes them a member; others get the refusal.
-    return this.composer.render(
+    return this.#composer.render(
       { label: s.t('composerLabel'), placeholder: s.t('composerPlaceholder'), submit: s.t('post'), busy: s.t('posting'), failed: s.t('postFailed') },
       { id: 'vk-room-composer' },
     )
   }
 
   /** A row's card. §4.4 rule 5: rows get Tail only with `onTail`, never from the page's checkout adapter (`checkoutTail`). */
-  private card(p: Post) {
-    const v = this.feed.value!
+  #card(p: Post) {
+    const v = this.#feed.value!
     const id = p.subjectType === 'event' ? p.subjectRef.toLowerCase() : ''
     return html`<vk-take-card
       show-market
@@ -316,32 +319,21 @@ export class VkRoomFeed extends VkElement {
     ></vk-take-card>`
   }
 
-  private discussion() {
-    const v = this.feed.value!
-    const s = this.str
-    let body
-    if (v.loading && !v.posts.length) body = loadingState(s.t('loading'))
-    else if (v.error && !v.posts.length) body = errorState(s.t('error'), s.t('retry'), () => v.refresh())
-    else if (!v.posts.length) body = emptyState(s.t('empty'))
-    else
-      body = html`<ol part="list" class="list">
-          ${repeat(
-            v.posts,
-            (p) => p.id,
-            (p) => {
-              const replies = v.threads[p.id] ?? []
-              return html`<li part="row" class="row" id="vk-post-${p.id}">
-                ${this.card(p)}
-                ${replies.length
-                  ? html`<ol part="replies" class="replies" aria-label=${this.cardStr.t('repliesLabel')}>
-                      ${repeat(replies, (r) => r.id, (r) => html`<li class="reply-row" id="vk-post-${r.id}">${this.card(r)}</li>`)}
-                    </ol>`
-                  : nothing}
-              </li>`
-            },
-          )}
-        </ol>
-        ${pagedTail(v, { error: s.t('error'), retry: s.t('retry'), loadMore: s.t('loadMore'), loadingMore: s.t('loadingMore') })}`
+  #discussion() {
+    const v = this.#feed.value!
+    const s = this.#str
+    const paged = { loading: s.t('loading'), error: s.t('error'), retry: s.t('retry'), empty: s.t('empty'), loadMore: s.t('loadMore'), loadingMore: s.t('loadingMore') }
+    const body = pagedBody(v, v.posts.length, paged, () =>
+      html`<ol part="list" class="list">
+        ${repeat(
+          v.posts,
+          (p) => p.id,
+          (p) => html`<li part="row" class="row" id="vk-post-${p.id}">
+            ${this.#card(p)} ${repliesView(v.threads[p.id] ?? [], v.earlier(p), this.#cardStr, (r) => this.#card(r))}
+          </li>`,
+        )}
+      </ol>`,
+    )
     return html`<section part="discussion" class="discussion" aria-labelledby="discussion-title">
       <div class="discussion-head">
         <h3 id="discussion-title">${s.t('discussion')}</h3>
@@ -352,8 +344,8 @@ export class VkRoomFeed extends VkElement {
   }
 
   /** The closing-soon rail: its markets, or while none are read, a skeleton, or its failure with Retry (never "none"). */
-  private closingSoon(v: { markets: Market[]; marketsLoading: boolean; marketsError: unknown; refresh(): void }) {
-    const s = this.str
+  #closingSoon(v: { markets: Market[]; marketsLoading: boolean; marketsError: unknown; refresh(): void }) {
+    const s = this.#str
     const markets = v.markets
     let body
     if (markets.length)
@@ -375,20 +367,20 @@ export class VkRoomFeed extends VkElement {
   }
 
   override render() {
-    const v = this.feed.value
+    const v = this.#feed.value
     if (!v) return nothing
-    const s = this.str
+    const s = this.#str
     if (v.notFound)
       return html`<section part="room" aria-label=${s.t('roomLabel')}><p part="not-found" class="not-found">${s.t('notFound')}</p></section>`
     const rail = this.roomId
       ? html`<vk-for-you-rail room=${this.roomId} .strings=${this.cardStrings} .locale=${this.locale}></vk-for-you-rail>`
       : html`<vk-for-you-rail subject-type=${this.subjectType ?? nothing} subject-ref=${this.subjectRef ?? nothing} .strings=${this.cardStrings} .locale=${this.locale}></vk-for-you-rail>`
     return html`<section part="room" class="room" aria-labelledby="title">
-      ${this.header()} ${this.joinCard()} ${this.refusalLine('membership')}
-      ${this.takePrompt && this.vk.fromProvider ? html`<vk-take-prompt .strings=${this.strings} .locale=${this.locale}></vk-take-prompt>` : nothing}
+      ${this.#header()} ${this.#joinCard()} ${this.#refusalLine('membership')}
+      ${this.takePrompt && this.#vk.fromProvider ? html`<vk-take-prompt .strings=${this.strings} .locale=${this.locale}></vk-take-prompt>` : nothing}
       <div class="columns">
-        <div class="main">${this.composerView()} ${this.refusalLine('post')} ${this.discussion()}</div>
-        <div part="rail" class="rail">${this.closingSoon(v)} ${rail}</div>
+        <div class="main">${this.#composerView()} ${this.#refusalLine('post')} ${this.#discussion()}</div>
+        <div part="rail" class="rail">${this.#closingSoon(v)} ${rail}</div>
       </div>
     </section>`
   }

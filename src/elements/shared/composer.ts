@@ -9,7 +9,6 @@
  * `shared/failures.ts`) and fires `vk-error` from the host with the error, like every element's failure.
  */
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit'
-import { live } from 'lit/directives/live.js'
 import { LIMITS, hasVisibleText } from '../../contract/limits.ts'
 import { busy } from './pending.ts'
 import type { VkElement } from './vk-element.ts'
@@ -149,7 +148,7 @@ export class Composer implements ReactiveController {
         maxlength=${this.maxLength}
         placeholder=${text.placeholder}
         ?autofocus=${o.autofocus}
-        .value=${live(this.value)}
+        .value=${this.value}
         @input=${(e: Event) => (this.value = (e.target as HTMLTextAreaElement).value)}
         @keydown=${(e: KeyboardEvent) => {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) (e.target as HTMLTextAreaElement).form?.requestSubmit()

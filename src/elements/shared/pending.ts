@@ -65,13 +65,13 @@ export const focusLost = () => {
 export const mayMoveFocus = (host: Element) => focusLost() || !!host.shadowRoot?.activeElement
 
 /**
- * Load more from a list's button, then put focus on the first newly loaded row (`[part~="row"]` in the
- * button's shadow root; made focusable with `tabindex="-1"` when it is not), when focus is still on the
+ * Load more from a list's button, then put focus on the first newly loaded row (`[part~="row"]`, or the
+ * `part` given, in the button's shadow root; made focusable with `tabindex="-1"` when it is not), when focus is still on the
  * button or was lost. The host's `updateComplete` is awaited so the new rows are on the page.
  */
-export async function loadMoreAndFocus(button: HTMLElement, v: { loadMore(): unknown }) {
+export async function loadMoreAndFocus(button: HTMLElement, v: { loadMore(): unknown }, part = 'row') {
   const root = button.getRootNode() as ShadowRoot | Document
-  const rows = () => [...root.querySelectorAll<HTMLElement>('[part~="row"]')]
+  const rows = () => [...root.querySelectorAll<HTMLElement>(`[part~="${part}"]`)]
   const before = new Set(rows())
   await v.loadMore()
   const host = (root as ShadowRoot).host as (Element & { updateComplete?: Promise<unknown> }) | undefined

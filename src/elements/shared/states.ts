@@ -71,13 +71,13 @@ export function pagedBody(v: PagedValue, count: number, s: PagedStrings, list: (
 /**
  * Under a list with rows: a failure line with Retry (`retryPaged`, keeping focus), then Load more while there is more
  * (`part`: the element's name for the button, `more` by default). Load more stays focusable while the
- * page loads (`busy`), then focus moves to the first newly loaded row (`loadMoreAndFocus`).
+ * page loads (`busy`), then focus moves to the first newly loaded row (`loadMoreAndFocus`; `rows`: the rows' part).
  */
-export function pagedTail(v: PagedValue, s: Omit<PagedStrings, 'loading' | 'empty'>, part = 'more') {
+export function pagedTail(v: Omit<PagedValue, 'loading'>, s: Omit<PagedStrings, 'loading' | 'empty'>, part = 'more', rows?: string) {
   // A later page that failed is loaded again as Load more does: focus then moves to its first row.
-  return html`${v.error ? errorState(s.error, s.retry, () => v.refresh(), (b, r) => (v.loadMoreError ? loadMoreAndFocus(b, v) : retryAndFocus(b, r))) : nothing}
+  return html`${v.error ? errorState(s.error, s.retry, () => v.refresh(), (b, r) => (v.loadMoreError ? loadMoreAndFocus(b, v, rows) : retryAndFocus(b, r))) : nothing}
     ${v.hasMore
-      ? html`<button type="button" part=${part} class="vk-button more" ${busy(!!v.loadingMore)} @click=${(e: Event) => loadMoreAndFocus(e.currentTarget as HTMLElement, v)}>
+      ? html`<button type="button" part=${part} class="vk-button more" ${busy(!!v.loadingMore)} @click=${(e: Event) => loadMoreAndFocus(e.currentTarget as HTMLElement, v, rows)}>
           ${v.loadingMore ? s.loadingMore : s.loadMore}
         </button>`
       : nothing}`

@@ -23,7 +23,7 @@ export class VkStringsProvider extends VkElement {
   declare locale: string
   declare strings: StringsContextValue['overrides']
 
-  private provider = new ContextProvider<StringsContextValue>(this, stringsContext, { locale: '', overrides: {} })
+  #provider = new ContextProvider<StringsContextValue>(this, stringsContext, { locale: '', overrides: {} })
 
   constructor() {
     super()
@@ -33,7 +33,7 @@ export class VkStringsProvider extends VkElement {
 
   protected override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('locale') || changed.has('strings')) {
-      this.provider.setValue({ locale: this.locale, overrides: this.strings ?? {} })
+      this.#provider.setValue({ locale: this.locale, overrides: this.strings ?? {} })
     }
   }
 

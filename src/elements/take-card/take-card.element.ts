@@ -145,24 +145,24 @@ export class VkTakeCard extends VkElement {
   /** The delete is on its way: its confirmation ignores another press (one request, one outcome). */
   declare private deleting: boolean
   /** An Agree is on its way: another press waits for it (the service applies presses in order, and so does the card). */
-  private agreeing = false
+  #agreeing = false
 
-  private readonly uid = `c${++seq}`
-  private readonly vk = new VenuekitController(this)
-  private readonly str = new StringsController(this, 'comments')
-  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  readonly #uid = `c${++seq}`
+  readonly #vk = new VenuekitController(this)
+  readonly #str = new StringsController(this, 'comments')
+  readonly #session = new StoreBinding(this, () => this.#vk.value?.$session)
   /** Another reader (sign-out, sign-in): the previous one's failures and open forms go (see `forgetReader`). */
-  private readonly reader = new ReaderChange(this, () => this.session.value, () => this.forgetReader())
+  readonly #reader = new ReaderChange(this, () => this.#session.value, () => this.#forgetReader())
   /** Tail through the page's checkout adapter (a market that is tradeable now). */
-  private readonly tailing = new StoreBinding(this, () => (this.onTail || !this.checkoutTail ? null : this.vk.value?.tail()))
-  private readonly profile = new StoreBinding(this, () => (this.post ? this.vk.value?.profile(this.post.author) : null))
-  private readonly market = new StoreBinding(this, () => {
+  readonly #tailing = new StoreBinding(this, () => (this.onTail || !this.checkoutTail ? null : this.#vk.value?.tail()))
+  readonly #profile = new StoreBinding(this, () => (this.post ? this.#vk.value?.profile(this.post.author) : null))
+  readonly #market = new StoreBinding(this, () => {
     const p = this.post
-    return p?.subjectType === 'event' && (p.stance || (this.showMarket && !this.marketTitle)) ? this.vk.value?.market(p.subjectRef) : null
+    return p?.subjectType === 'event' && (p.stance || (this.showMarket && !this.marketTitle)) ? this.#vk.value?.market(p.subjectRef) : null
   })
-  private readonly replyForm = new Composer(this, (body) => this.sendReply(body), () => this.close('reply'))
-  private readonly editForm = new Composer(this, (body) => this.sendEdit(body), () => this.close('edit'))
-  private readonly reportForm = new Composer(this, (body) => this.sendReport(body), () => this.close('report'), 500)
+  readonly #replyForm = new Composer(this, (body) => this.#sendReply(body), () => this.#close('reply'))
+  readonly #editForm = new Composer(this, (body) => this.#sendEdit(body), () => this.#close('edit'))
+  readonly #reportForm = new Composer(this, (body) => this.#sendReport(body), () => this.#close('report'), 500)
 
   constructor() {
     super()
@@ -191,42 +191,42 @@ export class VkTakeCard extends VkElement {
     }
   }
 
-  private get actions() {
-    return this.vk.value?.postActions().get()
+  get #actions() {
+    return this.#vk.value?.postActions().get()
   }
 
-  private signedIn(action: string): boolean {
-    if (this.session.value) return true
+  #signedIn(action: string): boolean {
+    if (this.#session.value) return true
     this.emit('vk-require-sign-in', { action })
     return false
   }
 
   /** The previous reader's failure lines, their open edit or report form and 'Reported. Thanks.' are not the next one's. */
-  private forgetReader() {
+  #forgetReader() {
     this.mode = 'view'
     this.replying = false
     this.failure = null
     // The previous reader's Agree (shown before the service answered) is not the next one's.
     this.agreeShown = null
-    for (const form of [this.replyForm, this.editForm, this.reportForm]) form.clearFailure()
+    for (const form of [this.#replyForm, this.#editForm, this.#reportForm]) form.clearFailure()
   }
 
-  private fail(key: keyof CommentsStrings, error: unknown) {
+  #fail(key: keyof CommentsStrings, error: unknown) {
     this.failure = { key, error }
     this.emit('vk-error', { error })
   }
 
-  private async agree() {
+  async #agree() {
     const p = this.post
-    const actions = this.actions
-    if (!p || !actions || this.agreeing || !this.signedIn('agree') || isSessionsPost(p.author, this.session.value)) return
+    const actions = this.#actions
+    if (!p || !actions || this.#agreeing || !this.#signedIn('agree') || isSessionsPost(p.author, this.#session.value)) return
     const now = this.agreeShown ?? { agreed: !!p.agreed, agrees: p.agrees }
     const active = !now.agreed
     this.failure = null
     this.agreeShown = { agreed: active, agrees: Math.max(0, now.agrees + (active ? 1 : -1)) }
     // Still this reader, and still this post (the card can be handed another post meanwhile).
-    const mine = this.reader.mine(() => this.post?.id === p.id)
-    this.agreeing = true
+    const mine = this.#reader.mine(() => this.post?.id === p.id)
+    this.#agreeing = true
     try {
       const r = await actions.react(p, active)
       if (mine()) this.agreeShown = { agreed: r.agreed, agrees: r.agrees }
@@ -234,80 +234,80 @@ export class VkTakeCard extends VkElement {
       // The store rolled back its copies; roll back ours.
       if (mine()) {
         this.agreeShown = null
-        this.fail('agreeFailed', error)
+        this.#fail('agreeFailed', error)
       }
     } finally {
-      this.agreeing = false
+      this.#agreeing = false
     }
   }
 
-  private openReply() {
-    if (!this.signedIn('reply')) return
+  #openReply() {
+    if (!this.#signedIn('reply')) return
     this.replying = !this.replying
-    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLTextAreaElement>(`#${this.uid}-reply`)?.focus())
+    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLTextAreaElement>(`#${this.#uid}-reply`)?.focus())
   }
 
-  private async sendReply(body: string) {
+  async #sendReply(body: string) {
     const p = this.post
-    const actions = this.actions
-    if (!p || !actions || !this.signedIn('reply')) return false
+    const actions = this.#actions
+    if (!p || !actions || !this.#signedIn('reply')) return false
     // One level of replies: a reply to a reply joins its parent's thread. It lands in the market's thread.
     const post = await actions.create(p.subjectType, p.subjectRef, body, { parentId: p.parentId ?? p.id })
-    this.close('reply')
+    this.#close('reply')
     if (post) this.emit('vk-post-created', { post })
   }
 
-  private async sendEdit(body: string) {
+  async #sendEdit(body: string) {
     const p = this.post
-    if (!p || !this.actions) return false
-    const edited = await this.actions.edit(p.id, body)
+    if (!p || !this.#actions) return false
+    const edited = await this.#actions.edit(p.id, body)
     // Handed another post meanwhile: that one's view stays as it is.
     if (this.post?.id !== p.id) return
-    this.close('edit')
+    this.#close('edit')
     if (edited && typeof edited === 'object' && 'body' in edited) this.post = { ...p, ...(edited as Post) }
   }
 
-  private async deletePost() {
+  async #deletePost() {
     const p = this.post
-    if (!p || !this.actions || this.deleting) return
+    if (!p || !this.#actions || this.deleting) return
     this.failure = null
-    const mine = this.reader.mine(() => this.post?.id === p.id)
+    const mine = this.#reader.mine(() => this.post?.id === p.id)
     this.deleting = true
     try {
-      await this.actions.remove(p.id)
+      await this.#actions.remove(p.id)
       if (this.post?.id !== p.id) return
       const refocus = mayMoveFocus(this)
-      const next = this.neighbour()
+      const next = this.#neighbour()
       this.gone = true
       // Focus was on the confirmation, now gone: the next post (or the line saying this one is deleted).
-      if (refocus) this.updateComplete.then(() => (next ?? this.renderRoot.querySelector<HTMLElement>(`#${this.uid}-deleted`))?.focus())
+      if (refocus) this.updateComplete.then(() => (next ?? this.renderRoot.querySelector<HTMLElement>(`#${this.#uid}-deleted`))?.focus())
     } catch (error) {
-      if (mine()) this.fail('deleteFailed', error)
+      if (mine()) this.#fail('deleteFailed', error)
     } finally {
       this.deleting = false
     }
   }
 
-  private async sendReport(reason: string) {
+  async #sendReport(reason: string) {
     const p = this.post
-    if (!p || !this.actions) return false
-    await this.actions.report(p.id, reason)
+    if (!p || !this.#actions) return false
+    await this.#actions.report(p.id, reason)
     this.mode = 'reported'
-    this.focusAfterUpdate(`#${this.uid}-reported`)
+    this.#focusAfterUpdate(`#${this.#uid}-reported`)
   }
 
   /**
    * Closes the open reply, edit or report form or the delete confirmation (Cancel, Escape, or a finished
    * send) and puts focus back on the control that opened it, when focus was on the form.
    */
-  private close(opener: 'reply' | 'edit' | 'delete' | 'report') {
+  #close(opener: 'reply' | 'edit' | 'delete' | 'report') {
     if (opener === 'reply') this.replying = false
     else this.mode = 'view'
-    this.focusAfterUpdate(`[part~="${opener}"]`)
+    this.#focusAfterUpdate(`[part~="${opener}"]`)
   }
 
   /** After this update, focuses `selector` in the card if focus was in the card (or lost) and still is. */
-  private focusAfterUpdate(selector: string) {
+  #focusAfterUpdate(selector: string) {
     if (!mayMoveFocus(this)) return
     this.updateComplete.then(() => mayMoveFocus(this) && this.renderRoot.querySelector<HTMLElement>(selector)?.focus())
   }
@@ -316,7 +316,7 @@ export class VkTakeCard extends VkElement {
    * In a list (the card in an `<li>` row), where focus goes when this post is deleted: the next post's row,
    * else the previous one's, else the row of the post this replied to (made focusable with tabindex -1).
    */
-  private neighbour(): HTMLElement | null {
+  #neighbour(): HTMLElement | null {
     const row = this.closest('li')
     if (!row) return null
     const post = (from: Element, next: boolean) => {
@@ -330,147 +330,147 @@ export class VkTakeCard extends VkElement {
     return target
   }
 
-  private tail() {
+  #tail() {
     const p = this.post
     if (!p?.stance) return
     const go = this.emit('vk-tail', { post: p, marketId: p.subjectRef, side: p.stance.side })
     if (this.onTail) this.onTail(p)
-    else if (go) this.tailing.value?.tail(p)
+    else if (go) this.#tailing.value?.tail(p)
   }
 
-  private setMode(mode: Mode) {
+  #setMode(mode: Mode) {
     this.mode = mode
     this.failure = null
-    if (mode === 'edit') this.editForm.reset(this.post?.body ?? '')
-    if (mode === 'report') this.reportForm.reset()
-    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#${this.uid}-${mode}`)?.focus())
+    if (mode === 'edit') this.#editForm.reset(this.post?.body ?? '')
+    if (mode === 'report') this.#reportForm.reset()
+    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#${this.#uid}-${mode}`)?.focus())
   }
 
-  private outcomes(): OutcomeLabel[] | undefined {
-    return this.labels ?? this.market.value?.market?.outcomes
+  #outcomes(): OutcomeLabel[] | undefined {
+    return this.labels ?? this.#market.value?.market?.outcomes
   }
 
   /** The side's label, or its number ('#2') while the market's labels are unknown. */
-  private sideOf(side: number): string {
-    return sideLabel(this.outcomes(), side) ?? this.str.t('sideNumber', { n: side + 1 })
+  #sideOf(side: number): string {
+    return sideLabel(this.#outcomes(), side) ?? this.#str.t('sideNumber', { n: side + 1 })
   }
 
-  private stanceChip(p: Post) {
+  #stanceChip(p: Post) {
     const s = p.stance
     if (!s) return nothing
-    const side = this.sideOf(s.side)
-    const decimals = this.market.value?.market?.decimals
+    const side = this.#sideOf(s.side)
+    const decimals = this.#market.value?.market?.decimals
     let size: string | null
     try {
-      size = formatAmount(s.size, decimals, { locale: this.str.locale })
+      size = formatAmount(s.size, decimals, { locale: this.#str.locale })
     } catch {
       size = null
     }
-    const price = s.priceBps == null ? null : formatBps(s.priceBps, this.str.locale)
+    const price = s.priceBps == null ? null : formatBps(s.priceBps, this.#str.locale)
     const text =
-      price == null ? this.str.t('stanceSideOnly', { side }) : size == null ? this.str.t('stanceSideAt', { side, price }) : this.str.t('stance', { side, size, price })
-    const label = this.str.t('stanceLabel', { side })
+      price == null ? this.#str.t('stanceSideOnly', { side }) : size == null ? this.#str.t('stanceSideAt', { side, price }) : this.#str.t('stance', { side, size, price })
+    const label = this.#str.t('stanceLabel', { side })
     return html`<span part="stance" class="chip side-${s.side === 0 ? 'first' : 'other'}" title=${label}
-      ><span class="vk-visually-hidden">${this.str.t('stanceSpoken', { label })} </span>${text}</span
+      ><span class="vk-visually-hidden">${this.#str.t('stanceSpoken', { label })} </span>${text}</span
     >`
   }
 
-  private receipt(p: Post) {
-    const m = this.market.value?.market
+  #receipt(p: Post) {
+    const m = this.#market.value?.market
     if (!p.stance || !m) return nothing
     const r = takeReceipt(p, m.result ? { [m.id.toLowerCase()]: m.result } : {}, { clob: m.clob })
     if (!r) return nothing
     let text: string
     if (r.state === 'right')
-      text = r.oddsBeatenBps == null ? this.str.t('receiptRight') : this.str.t('receiptRightOdds', { odds: formatBps(r.oddsBeatenBps, this.str.locale) })
-    else if (r.state === 'wrong') text = this.str.t('receiptWrong')
-    else if (r.state === 'void') text = this.str.t('receiptVoid')
+      text = r.oddsBeatenBps == null ? this.#str.t('receiptRight') : this.#str.t('receiptRightOdds', { odds: formatBps(r.oddsBeatenBps, this.#str.locale) })
+    else if (r.state === 'wrong') text = this.#str.t('receiptWrong')
+    else if (r.state === 'void') text = this.#str.t('receiptVoid')
     // A CLOB market has no results: past its close it is awaiting settlement, never a confident "open".
-    else if (r.clob && (!m.closesAt || Date.parse(m.closesAt) <= Date.now())) text = this.str.t('receiptPending')
+    else if (r.clob && (!m.closesAt || Date.parse(m.closesAt) <= Date.now())) text = this.#str.t('receiptPending')
     else return nothing
     return html`<span part="receipt" class="chip receipt-${r.state === 'open' ? 'pending' : r.state}">${text}</span>`
   }
 
-  private avatar(name: string) {
-    const url = safeAvatarUrl(this.profile.value?.profile?.avatarUrl)
+  #avatar(name: string) {
+    const url = safeAvatarUrl(this.#profile.value?.profile?.avatarUrl)
     return url
       ? html`<img part="avatar" class="avatar" src=${url} alt="" width="28" height="28" loading="lazy" referrerpolicy="no-referrer" />`
       : html`<span part="avatar" class="avatar initial" aria-hidden="true">${[...name.replace(/^0x/i, '')][0]?.toUpperCase() ?? '?'}</span>`
   }
 
-  private actionsRow(p: Post) {
-    const t = (k: keyof CommentsStrings, params?: Record<string, string | number>) => this.str.t(k, params)
+  #actionsRow(p: Post) {
+    const t = (k: keyof CommentsStrings, params?: Record<string, string | number>) => this.#str.t(k, params)
     const agree = this.agreeShown ?? { agreed: !!p.agreed, agrees: p.agrees }
-    const session = this.session.value
+    const session = this.#session.value
     const mine = isViewersPost(p.author, this.viewer, session)
-    const tailable = !!p.stance && p.subjectType === 'event' && (!!this.onTail || !!this.tailing.value?.canTail(p))
+    const tailable = !!p.stance && p.subjectType === 'event' && (!!this.onTail || !!this.#tailing.value?.canTail(p))
     if (this.readOnly) {
       return html`<div part="actions" class="actions">
         ${agree.agrees ? html`<span part="agree" class="count">${t('agreeCount', { count: agree.agrees })}</span>` : nothing}
-        ${tailable ? this.tailButton(p) : nothing}
+        ${tailable ? this.#tailButton(p) : nothing}
       </div>`
     }
     // The signed-in account wrote it (any of its wallets): the service refuses agreeing with (and reporting)
     // one's own post, so neither is offered; its agrees show as a count.
     const own = isSessionsPost(p.author, session)
-    const reportable = !!session && !!this.vk.value?.moderation && !mine && !own && this.mode !== 'reported'
+    const reportable = !!session && !!this.#vk.value?.moderation && !mine && !own && this.mode !== 'reported'
     return html`<div part="actions" class="actions">
       ${own
         ? agree.agrees
           ? html`<span part="agree" class="count">${t('agreeCount', { count: agree.agrees })}</span>`
           : nothing
-        : html`<button type="button" part="agree" class="action" aria-pressed=${agree.agreed ? 'true' : 'false'} @click=${this.agree}>
+        : html`<button type="button" part="agree" class="action" aria-pressed=${agree.agreed ? 'true' : 'false'} @click=${this.#agree}>
             ${t('agreeCount', { count: agree.agrees })}
           </button>`}
       ${p.parentId
         ? nothing
-        : html`<button type="button" part="reply" class="action" aria-expanded=${this.replying ? 'true' : 'false'} @click=${this.openReply}>
+        : html`<button type="button" part="reply" class="action" aria-expanded=${this.replying ? 'true' : 'false'} @click=${this.#openReply}>
             ${p.replies ? t('replyWithCount', { reply: t('reply'), replies: t('replies', { count: p.replies }) }) : t('reply')}
           </button>`}
-      ${tailable ? this.tailButton(p) : nothing}
+      ${tailable ? this.#tailButton(p) : nothing}
       ${mine
-        ? html`<button type="button" part="edit" class="action" @click=${() => this.setMode('edit')}>${t('edit')}</button>
-            <button type="button" part="delete" class="action" @click=${() => this.setMode('delete')}>${t('delete')}</button>`
+        ? html`<button type="button" part="edit" class="action" @click=${() => this.#setMode('edit')}>${t('edit')}</button>
+            <button type="button" part="delete" class="action" @click=${() => this.#setMode('delete')}>${t('delete')}</button>`
         : nothing}
-      ${reportable ? html`<button type="button" part="report" class="action" @click=${() => this.setMode('report')}>${t('report')}</button>` : nothing}
+      ${reportable ? html`<button type="button" part="report" class="action" @click=${() => this.#setMode('report')}>${t('report')}</button>` : nothing}
     </div>`
   }
 
-  private tailButton(p: Post) {
-    const side = this.sideOf(p.stance!.side)
-    return html`<button type="button" part="tail" class="action" @click=${this.tail}>
-      ${this.str.t('tail')}<span class="vk-visually-hidden"> ${this.str.t('tailLabel', { side })}</span>
+  #tailButton(p: Post) {
+    const side = this.#sideOf(p.stance!.side)
+    return html`<button type="button" part="tail" class="action" @click=${this.#tail}>
+      ${this.#str.t('tail')}<span class="vk-visually-hidden"> ${this.#str.t('tailLabel', { side })}</span>
     </button>`
   }
 
-  private modeContent() {
-    const t = (k: keyof CommentsStrings) => this.str.t(k)
+  #modeContent() {
+    const t = (k: keyof CommentsStrings) => this.#str.t(k)
     if (this.readOnly) return nothing
     switch (this.mode) {
       case 'edit':
-        return this.editForm.render(
-          { label: t('editLabel'), placeholder: t('composerPlaceholder'), submit: t('save'), busy: t('posting'), failed: (e) => failureText(this.str, e, 'editFailed'), cancel: t('cancel') },
-          { id: `${this.uid}-edit`, rows: 3 },
+        return this.#editForm.render(
+          { label: t('editLabel'), placeholder: t('composerPlaceholder'), submit: t('save'), busy: t('posting'), failed: (e) => failureText(this.#str, e, 'editFailed'), cancel: t('cancel') },
+          { id: `${this.#uid}-edit`, rows: 3 },
         )
       case 'delete':
         return html`<div
           part="composer"
           class="confirm"
           role="group"
-          aria-labelledby="${this.uid}-confirm"
-          @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), e.stopPropagation(), this.close('delete'))}
+          aria-labelledby="${this.#uid}-confirm"
+          @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), e.stopPropagation(), this.#close('delete'))}
         >
-          <span id="${this.uid}-confirm">${t('confirmDelete')}</span>
-          <button type="button" class="vk-button" id="${this.uid}-delete" @click=${() => this.close('delete')}>${t('cancel')}</button>
-          <button type="button" class="vk-button danger" ${busy(this.deleting)} @click=${this.deletePost}>${t('delete')}</button>
+          <span id="${this.#uid}-confirm">${t('confirmDelete')}</span>
+          <button type="button" class="vk-button" id="${this.#uid}-delete" @click=${() => this.#close('delete')}>${t('cancel')}</button>
+          <button type="button" class="vk-button danger" ${busy(this.deleting)} @click=${this.#deletePost}>${t('delete')}</button>
         </div>`
       case 'report':
-        return this.reportForm.render(
-          { label: t('reportReason'), placeholder: t('reportReason'), submit: t('reportSend'), busy: t('posting'), failed: (e) => failureText(this.str, e, 'reportFailed'), cancel: t('cancel') },
-          { id: `${this.uid}-report`, rows: 2 },
+        return this.#reportForm.render(
+          { label: t('reportReason'), placeholder: t('reportReason'), submit: t('reportSend'), busy: t('posting'), failed: (e) => failureText(this.#str, e, 'reportFailed'), cancel: t('cancel') },
+          { id: `${this.#uid}-report`, rows: 2 },
         )
       case 'reported':
-        return html`<p part="notice" id="${this.uid}-reported" role="status" tabindex="-1">${t('reported')}</p>`
+        return html`<p part="notice" id="${this.#uid}-reported" role="status" tabindex="-1">${t('reported')}</p>`
       default:
         return nothing
     }
@@ -479,45 +479,45 @@ export class VkTakeCard extends VkElement {
   override render() {
     const p = this.post
     if (!p) return nothing
-    if (this.gone) return html`<p part="notice" id="${this.uid}-deleted" role="status" tabindex="-1">${this.str.t('deleted')}</p>`
-    const name = displayName(this.profile.value?.profile, p.author)
-    const title = this.marketTitle ?? this.market.value?.market?.title
-    const locale = this.str.locale
-    return html`<article part="card" class="card" aria-labelledby="${this.uid}-author">
+    if (this.gone) return html`<p part="notice" id="${this.#uid}-deleted" role="status" tabindex="-1">${this.#str.t('deleted')}</p>`
+    const name = displayName(this.#profile.value?.profile, p.author)
+    const title = this.marketTitle ?? this.#market.value?.market?.title
+    const locale = this.#str.locale
+    return html`<article part="card" class="card" aria-labelledby="${this.#uid}-author">
       <header part="header" class="header">
-        ${this.avatar(name)}
-        <span part="author" class="author" id="${this.uid}-author" title=${p.author}>${name}</span>
+        ${this.#avatar(name)}
+        <span part="author" class="author" id="${this.#uid}-author" title=${p.author}>${name}</span>
         ${'record' in p ? html`<vk-record-chip .record=${p.record ?? null} .strings=${this.roomStrings} .locale=${this.locale}></vk-record-chip>` : nothing}
         <time part="time" class="time" datetime=${p.createdAt} title=${absoluteTime(p.createdAt, locale)}>${relativeTime(p.createdAt, locale)}</time>
-        ${p.editedAt ? html`<span class="muted">${this.str.t('editedMark', { edited: this.str.t('edited') })}</span>` : nothing}
+        ${p.editedAt ? html`<span class="muted">${this.#str.t('editedMark', { edited: this.#str.t('edited') })}</span>` : nothing}
       </header>
       ${this.showMarket && title && p.subjectType === 'event'
         ? html`<p class="market-line"><button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: p.subjectRef })}>${title}</button></p>`
         : nothing}
       ${p.fromSeries || p.stance || p.hidden
         ? html`<div class="chips">
-            ${p.fromSeries ? html`<span part="series-label" class="chip series">${this.str.t('fromSeries')}</span>` : nothing}
-            ${this.stanceChip(p)} ${this.receipt(p)}
-            ${p.hidden ? html`<span part="notice" class="chip muted">${this.str.t('hiddenNotice')}</span>` : nothing}
+            ${p.fromSeries ? html`<span part="series-label" class="chip series">${this.#str.t('fromSeries')}</span>` : nothing}
+            ${this.#stanceChip(p)} ${this.#receipt(p)}
+            ${p.hidden ? html`<span part="notice" class="chip muted">${this.#str.t('hiddenNotice')}</span>` : nothing}
           </div>`
         : nothing}
       ${this.mode === 'edit' && !this.readOnly ? nothing : html`<p part="body" class="body">${p.body}</p>`}
-      ${this.actionsRow(p)}
-      ${this.failure ? html`<p part="notice" class="failure" role="alert">${failureText(this.str, this.failure.error, this.failure.key)}</p>` : nothing}
-      ${this.modeContent()}
+      ${this.#actionsRow(p)}
+      ${this.failure ? html`<p part="notice" class="failure" role="alert">${failureText(this.#str, this.failure.error, this.failure.key)}</p>` : nothing}
+      ${this.#modeContent()}
       ${this.replying && !this.readOnly
-        ? this.replyForm.render(
+        ? this.#replyForm.render(
             {
-              label: this.str.t('replyTo', { name }),
-              placeholder: this.str.t('replyPlaceholder'),
-              submit: this.str.t('reply'),
-              busy: this.str.t('posting'),
-              failed: (e) => writeFailureText(this.str, e, 'postFailed'),
+              label: this.#str.t('replyTo', { name }),
+              placeholder: this.#str.t('replyPlaceholder'),
+              submit: this.#str.t('reply'),
+              busy: this.#str.t('posting'),
+              failed: (e) => writeFailureText(this.#str, e, 'postFailed'),
               // A reply goes into its post's room: a room's refusal offers to join it, then replies.
-              recover: joinOffer(this.str, p.roomId, (room) => this.vk.value!.roomMembership(room).get().join()),
-              cancel: this.str.t('cancel'),
+              recover: joinOffer(this.#str, p.roomId, (room) => this.#vk.value!.roomMembership(room).get().join()),
+              cancel: this.#str.t('cancel'),
             },
-            { id: `${this.uid}-reply` },
+            { id: `${this.#uid}-reply` },
           )
         : nothing}
     </article>`

@@ -80,23 +80,23 @@ export class VkTakePrompt extends VkElement {
   /** The last failed post's error, while it is shown. */
   declare private failure: { error: unknown } | null
 
-  private readonly vk = new VenuekitController(this)
-  private readonly str = new StringsController(this, 'room')
+  readonly #vk = new VenuekitController(this)
+  readonly #str = new StringsController(this, 'room')
   /** With `market-id`, the store of that market's prompt (a malformed id shows none): nothing else is read. */
-  private readonly prompt = new StoreBinding(this, () => (this.marketId && !isMarketId(this.marketId) ? null : this.vk.value?.takePrompt(this.marketId || undefined)))
-  private readonly session = new StoreBinding(this, () => this.vk.value?.$session)
+  readonly #prompt = new StoreBinding(this, () => (this.marketId && !isMarketId(this.marketId) ? null : this.#vk.value?.takePrompt(this.marketId || undefined)))
+  readonly #session = new StoreBinding(this, () => this.#vk.value?.$session)
   /** The wallet, market and side the field's text belongs to. */
-  private askedFor = ''
+  #askedFor = ''
   /** The reader (account) of the last update: a prompt that appears on a sign-in is not announced as new. */
-  private lastReader: string | null = null
+  #lastReader: string | null = null
   /** The question waiting to be announced (opened after a buy), and since when. */
-  private announceFor = ''
-  private announceSince = 0
-  private announceTimer: ReturnType<typeof setTimeout> | undefined
+  #announceFor = ''
+  #announceSince = 0
+  #announceTimer: ReturnType<typeof setTimeout> | undefined
   /** The polite status line's text. */
-  private announce = ''
+  #announce = ''
   /** The control focus came from when it entered the prompt (focus goes back there after an answer). */
-  private returnTo: HTMLElement | null = null
+  #returnTo: HTMLElement | null = null
 
   constructor() {
     super()
@@ -105,45 +105,45 @@ export class VkTakePrompt extends VkElement {
   }
 
   /** The prompt shown here: open for the signed-in buyer, and about this element's market when it has one (the store's filter). */
-  private shown(): TakePromptValue | null {
-    const p = this.prompt.value
+  #shown(): TakePromptValue | null {
+    const p = this.#prompt.value
     return p?.open ? p : null
   }
 
-  private question(p: TakePromptValue): string {
+  #question(p: TakePromptValue): string {
     const side = (this.marketId && this.outcomeLabel) || p.outcomeLabel
-    return side ? this.str.t('promptTitle', { side }) : this.str.t('promptTitleAnySide')
+    return side ? this.#str.t('promptTitle', { side }) : this.#str.t('promptTitleAnySide')
   }
 
   protected override willUpdate(_changed: PropertyValues<this>) {
-    const p = this.shown()
+    const p = this.#shown()
     const asked = p ? `${p.wallet}:${p.marketId}:${p.side}` : ''
-    const s = this.session.value
+    const s = this.#session.value
     const reader = s ? s.accountId : null
-    if (asked !== this.askedFor) {
+    if (asked !== this.#askedFor) {
       // A new question: a fresh field and no old failure.
-      this.askedFor = asked
+      this.#askedFor = asked
       this.failure = null
       this.posting = false
       const field = this.renderRoot?.querySelector?.('textarea')
       if (field) field.value = ''
       // Announced when it opens while the same reader is here (after their buy); not on the first paint
       // (a reload asks again in place) nor when it comes back on a sign-in.
-      this.announce = ''
-      this.announceFor = asked && this.hasUpdated && reader === this.lastReader ? asked : ''
-      this.announceSince = Date.now()
+      this.#announce = ''
+      this.#announceFor = asked && this.hasUpdated && reader === this.#lastReader ? asked : ''
+      this.#announceSince = Date.now()
     }
-    this.lastReader = reader
-    if (p && this.announceFor === asked) {
+    this.#lastReader = reader
+    if (p && this.#announceFor === asked) {
       // Once the market's title is known (or after a short wait without it), so the line is said once.
-      const waited = Date.now() - this.announceSince >= 1500
+      const waited = Date.now() - this.#announceSince >= 1500
       if (p.marketTitle || waited) {
-        const question = this.question(p)
-        this.announce = p.marketTitle ? this.str.t('promptAnnounce', { question, market: p.marketTitle }) : this.str.t('promptAnnounceNoMarket', { question })
-        this.announceFor = ''
-      } else if (!this.announceTimer) {
-        this.announceTimer = setTimeout(() => {
-          this.announceTimer = undefined
+        const question = this.#question(p)
+        this.#announce = p.marketTitle ? this.#str.t('promptAnnounce', { question, market: p.marketTitle }) : this.#str.t('promptAnnounceNoMarket', { question })
+        this.#announceFor = ''
+      } else if (!this.#announceTimer) {
+        this.#announceTimer = setTimeout(() => {
+          this.#announceTimer = undefined
           this.requestUpdate()
         }, 1600)
       }
@@ -152,43 +152,43 @@ export class VkTakePrompt extends VkElement {
 
   override disconnectedCallback() {
     super.disconnectedCallback()
-    clearTimeout(this.announceTimer)
-    this.announceTimer = undefined
+    clearTimeout(this.#announceTimer)
+    this.#announceTimer = undefined
   }
 
   /** After an answer, focus that was inside the prompt goes back to where it came from (not to the page's body). */
-  private restoreFocus(inside = !!(this.renderRoot as ShadowRoot).activeElement) {
-    const to = this.returnTo
-    this.returnTo = null
+  #restoreFocus(inside = !!(this.renderRoot as ShadowRoot).activeElement) {
+    const to = this.#returnTo
+    this.#returnTo = null
     if (inside && to?.isConnected) this.updateComplete.then(() => to.focus())
   }
 
-  private onFocusIn(e: FocusEvent) {
+  #onFocusIn(e: FocusEvent) {
     const from = e.relatedTarget
-    if (from instanceof HTMLElement && from !== this && !this.renderRoot.contains(from)) this.returnTo = from
+    if (from instanceof HTMLElement && from !== this && !this.renderRoot.contains(from)) this.#returnTo = from
   }
 
-  private onKeydown(e: KeyboardEvent) {
+  #onKeydown(e: KeyboardEvent) {
     // Escape is Skip (§1.10: skipping is always possible): it answers the prompt like the Skip button.
     if (e.key !== 'Escape' || e.isComposing) return
     e.preventDefault()
     e.stopPropagation()
-    this.skip()
+    this.#skip()
   }
 
-  private skip() {
-    const p = this.shown()
+  #skip() {
+    const p = this.#shown()
     // While a take is on its way the prompt is being answered by it: one answer (§3.4), never both.
     if (!p || this.posting) return
     const { marketId, side } = p
-    this.restoreFocus()
+    this.#restoreFocus()
     p.skip()
     this.emit('vk-take-prompt-answered', { marketId: marketId!, side: side!, answer: 'skipped' })
   }
 
-  private async post(e: Event) {
+  async #post(e: Event) {
     e.preventDefault()
-    const p = this.shown()
+    const p = this.#shown()
     const field = this.renderRoot.querySelector('textarea')
     const body = field?.value.trim() ?? ''
     if (!p || !hasVisibleText(body) || this.posting) return
@@ -199,7 +199,7 @@ export class VkTakePrompt extends VkElement {
     this.failure = null
     try {
       const post = await p.post(body)
-      this.restoreFocus(inside)
+      this.#restoreFocus(inside)
       if (post) this.emit('vk-post-created', { post })
       this.emit('vk-take-prompt-answered', { marketId: marketId!, side: side!, answer: 'posted' })
     } catch (error) {
@@ -212,23 +212,23 @@ export class VkTakePrompt extends VkElement {
 
   override render() {
     // The live line is always in the DOM, so the text put in it when a buy opens the prompt is announced.
-    const status = html`<p part="status" role="status" class="vk-visually-hidden">${this.announce}</p>`
-    const p = this.shown()
+    const status = html`<p part="status" role="status" class="vk-visually-hidden">${this.#announce}</p>`
+    const p = this.#shown()
     if (!p) return status
-    const s = this.str
-    return html`${status}<section part="prompt" aria-labelledby=${p.marketTitle ? 'title market' : 'title'} @keydown=${this.onKeydown} @focusin=${this.onFocusIn}>
-      <h2 part="title" id="title">${this.question(p)}</h2>
+    const s = this.#str
+    return html`${status}<section part="prompt" aria-labelledby=${p.marketTitle ? 'title market' : 'title'} @keydown=${this.#onKeydown} @focusin=${this.#onFocusIn}>
+      <h2 part="title" id="title">${this.#question(p)}</h2>
       ${p.marketTitle ? html`<p part="market" id="market" class="market">${s.t('promptMarket', { market: p.marketTitle })}</p>` : nothing}
       <p id="hint">${s.t('promptBody')}</p>
       ${p.otherSideLabel ? html`<p part="other-side" id="other-side">${s.t('promptOtherSide', { side: p.otherSideLabel })}</p>` : nothing}
-      <form part="composer" @submit=${this.post}>
+      <form part="composer" @submit=${this.#post}>
         <label for="reason" class="vk-visually-hidden">${s.t('promptPlaceholder')}</label>
         <textarea id="reason" part="input" rows="2" maxlength="2000" aria-describedby=${p.otherSideLabel ? 'hint other-side' : 'hint'} placeholder=${s.t('promptPlaceholder')} ?readonly=${this.posting}></textarea>
         <div class="buttons">
           <button type="submit" part="post" class="vk-button primary" ${busy(this.posting)}>
             ${this.posting ? s.t('promptPosting') : s.t('promptPost')}
           </button>
-          <button type="button" part="skip" class="vk-button" ${busy(this.posting, false)} @click=${this.skip}>${s.t('promptSkip')}</button>
+          <button type="button" part="skip" class="vk-button" ${busy(this.posting, false)} @click=${this.#skip}>${s.t('promptSkip')}</button>
         </div>
         ${this.failure ? html`<p part="error" role="alert">${failureText(s, this.failure.error, 'promptFailed')}</p>` : nothing}
       </form>

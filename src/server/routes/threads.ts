@@ -1,14 +1,19 @@
-/** Thread read (§4.2 `posts`, §2.7): one subject's posts, newest first, cursor-paged. */
+/**
+ * Thread read (§4.2 `posts`, §2.7): one subject's posts, newest first, cursor-paged; and a post's earlier
+ * replies, past the newest 50 a thread page folds in (services/replies.ts).
+ */
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { LIMITS } from '../../contract/limits.ts'
-import { THREAD_PARAMS } from '../../contract/params.ts'
+import { REPLIES_PARAMS, THREAD_PARAMS } from '../../contract/params.ts'
 import { PATHS } from '../../contract/paths.ts'
 import { resolveCaller } from '../auth/session.ts'
-import type { ThreadPage } from '../../contract/types.ts'
+import type { RepliesPage, ThreadPage } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { decodePostIdCursor } from '../http/id-cursor.ts'
-import { checkSubject, parseQuery, zBoolParam, zCursor, zLimit, zRoom, zSubjectRef, zSubjectType, zVenueId } from '../http/validate.ts'
+import { checkSubject, parseParam, parseQuery, zBoolParam, zCursor, zLimit, zPostId, zRoom, zSubjectRef, zSubjectType, zVenueId } from '../http/validate.ts'
+import { REPLIES_PER_PARENT } from '../services/page-extras.ts'
+import { readReplies } from '../services/replies.ts'
 import { resolveRoom } from '../services/rooms.ts'
 import { readThread } from '../services/threads.ts'
 import { readOverlay, venueOfRead } from '../services/venue-of-request.ts'
@@ -24,6 +29,13 @@ const zThreadQuery = z.object({
   cursor: zCursor.optional(),
   venue: zVenueId.optional(),
   room: zRoom.optional(),
+})
+
+const zRepliesQuery = z.object({
+  /** A reply id: the replies older than it. */
+  before: zPostId.optional(),
+  limit: zLimit.optional(),
+  venue: zVenueId.optional(),
 })
 
 export function threadRoutes(ctx: ServiceContext) {
@@ -49,6 +61,18 @@ export function threadRoutes(ctx: ServiceContext) {
       roomId: room?.id ?? null,
     })
     return c.json({ ...page, roomId: room?.id ?? null } satisfies ThreadPage)
+  })
+
+  app.get('/v1/social/posts/:id/replies', async (c) => {
+    const id = parseParam(c, 'id', zPostId)
+    const q = parseQuery(c, REPLIES_PARAMS, zRepliesQuery)
+    const caller = await resolveCaller(ctx, c, false)
+    const page = await readReplies(ctx, caller, id, {
+      before: q.before ?? null,
+      limit: q.limit ?? REPLIES_PER_PARENT,
+      venue: readOverlay(q.venue, await venueOfRead(ctx, c)),
+    })
+    return c.json(page satisfies RepliesPage)
   })
 
   return app

@@ -12,6 +12,7 @@
  */
 import { sql, type CompiledQuery, type Expression, type RawBuilder } from 'kysely'
 import type { Labels, MarketResult, OutcomeLabel, Post, Titles } from '../../contract/types.ts'
+import { LIMITS } from '../../contract/limits.ts'
 import type { ServiceContext } from '../context.ts'
 import { parseJson } from '../chain/markets.ts'
 import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
@@ -19,9 +20,9 @@ import { visibleTo, type ReadScope } from './visibility.ts'
 
 /**
  * Replies per parent a page folds in: the newest ones, so a reply just written is always on the page (§4.4
- * "A reply written here is read on the market page"); a busy post's earliest replies past this are not.
+ * "A reply written here is read on the market page"); the earlier ones are read page by page (replies.ts).
  */
-export const REPLIES_PER_PARENT = 50
+export const REPLIES_PER_PARENT = LIMITS.repliesPerParent
 
 export interface ExtrasSpec {
   /** The reader, for `agreed` (null: signed out, no agrees read). */

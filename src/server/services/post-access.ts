@@ -1,6 +1,7 @@
 /**
  * Which post a write may name (§7, §2.6, §3.1). The one check for every write that targets a post by id:
- * agree, report, reply (its parent), edit, delete and every moderation action.
+ * agree, report, reply (its parent), edit, delete and every moderation action; and for the one read that names
+ * a post by id, its earlier replies (replies.ts), where `caller` may be null (signed out).
  * - A missing or deleted post is 404 `post-not-found`.
  * - A private-room post is reached by its author and by those who may see the room (`canSeePrivateRoom`:
  *   its members, the venue's owner, operators). Anyone else, a member who left or was removed included,
@@ -39,7 +40,7 @@ export interface Reach {
 /** A reached post: its row, whether it is in a private room, and the venue of its room (null: no room). */
 export type ReachedPost = PostRow & { room_private: boolean; room_venue_id: string | null }
 
-export async function reachablePost(ctx: ServiceContext, caller: Caller, id: string, opts: Reach = {}): Promise<ReachedPost> {
+export async function reachablePost(ctx: ServiceContext, caller: Caller | null, id: string, opts: Reach = {}): Promise<ReachedPost> {
   const db = opts.db ?? ctx.db
   const read = (topLevelOnly: boolean) => {
     let q = db
@@ -61,7 +62,7 @@ export async function reachablePost(ctx: ServiceContext, caller: Caller, id: str
   }
   const gone = () => notFound(opts.missing ?? 'no post with this id', 'post-not-found')
   if (!row || row.deleted_at) throw gone()
-  const own = row.account_id === caller.accountId
+  const own = !!caller && row.account_id === caller.accountId
   // A reply leaves every read with its parent once that is deleted, hidden or removed: for anyone else it
   // is gone like a hidden post.
   if (!own && (row.state !== 'visible' || !row.parent_shown) && !opts.hidden) throw gone()

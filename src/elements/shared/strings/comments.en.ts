@@ -79,6 +79,9 @@ export const commentsEn = {
   reportSend: 'Send report',
   reportFailed: "Couldn't send your report. Try again.",
   repliesLabel: 'Replies',
+  /** Above a busy post's replies when only its newest are shown; reads the ones before them. */
+  earlierReplies: 'Show earlier replies',
+  earlierError: "Couldn't load earlier replies.",
   forYouHintFollow: 'Follow topics and markets to get picks made for you.',
   forYouEmpty: 'Nothing to suggest right now.',
   forYouError: "Couldn't load picks for you.",

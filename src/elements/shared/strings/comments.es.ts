@@ -78,6 +78,8 @@ export const commentsEs: CommentsStrings = {
   reportSend: 'Enviar denuncia',
   reportFailed: 'No se pudo enviar la denuncia. Inténtalo de nuevo.',
   repliesLabel: 'Respuestas',
+  earlierReplies: 'Ver respuestas anteriores',
+  earlierError: 'No se pudieron cargar las respuestas anteriores.',
   forYouHintFollow: 'Sigue temas y mercados para recibir elecciones hechas para ti.',
   forYouEmpty: 'Nada que sugerir por ahora.',
   forYouError: 'No se pudieron cargar las sugerencias para ti.',

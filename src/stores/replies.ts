@@ -1,0 +1,62 @@
+/**
+ * Earlier replies: a thread or feed page folds in each parent's newest `LIMITS.repliesPerParent` replies (so
+ * a reply just written is always read back). "Show earlier replies" reads the ones before them, page by page
+ * (`client.replies`), and every list holding the parent shows them above its page's replies.
+ *
+ * - What is read is kept per parent (`overlay.$replies`) with the replies that were below it then, so a
+ *   later re-read of the page, whose newest 50 moved on, leaves no gap between the two.
+ * - Kept replies are raw reads: the page's Agree overrides apply to them as to any read (posts.ts).
+ * - Another reader's reads start clean (context.ts); an edit or a delete through this page is applied to
+ *   the kept replies (`patch`), as the re-read it triggers applies it to the page.
+ */
+import { LIMITS } from '../contract/limits.ts'
+import type { Post } from '../contract/types.ts'
+import type { Ctx, Loaded } from './ctx.ts'
+import type { KeptReplies, PostOverlay } from './posts.ts'
+
+/** "Show earlier replies" for one parent, shaped as a paged list's tail: `loadMore()` reads the next older page. */
+export interface EarlierReplies {
+  hasMore: true
+  loadingMore: boolean
+  /** The last read failed (`loadMoreError` too): `loadMore()` (or `refresh()`) reads it again. */
+  error: unknown
+  loadMoreError: unknown
+  loadMore(): Promise<void>
+  refresh(): Promise<void>
+}
+
+export function earlierReplies(ctx: Ctx, { $replies }: PostOverlay) {
+  /** Whether `id`'s earlier replies are still being read for this reader (a sign-in or sign-out drops them). */
+  const reading = (id: string) => $replies.get()[id]?.loading
+  return {
+    /** A parent's replies as the page read them, after the earlier ones kept for it (oldest first). */
+    raw: (id: string, page: Loaded<Post[]>, kept: Record<string, KeptReplies | undefined>): Loaded<Post[]> => {
+      const k = kept[id]
+      return k ? { v: [...k.posts.filter((r) => r.id < (page.v[0]?.id ?? '~')), ...page.v], at: Math.min(k.at, page.at) } : page
+    },
+    /** "Show earlier replies" for `p` whose replies are `r` (`raw`), or null when none are left to read. */
+    earlier: (p: Post, r: Loaded<Post[]>, venue?: string): EarlierReplies | null => {
+      const k = $replies.get()[p.id]
+      const load = async () => {
+        if (reading(p.id)) return
+        const set = (x: Partial<KeptReplies>) => $replies.setKey(p.id, { posts: [], at: r.at, more: true, ...$replies.get()[p.id], ...x })
+        set({ loading: true, error: null })
+        try {
+          const page = await ctx.client.replies(p.id, { before: r.v[0]?.id, venue })
+          if (reading(p.id)) set({ posts: [...page.posts, ...r.v], more: page.hasMore, loading: false })
+        } catch (error) {
+          if (reading(p.id)) set({ loading: false, error })
+        }
+      }
+      return (k ? k.more : r.v.length >= LIMITS.repliesPerParent && p.replies > r.v.length)
+        ? { hasMore: true, loadingMore: !!k?.loading, error: k?.error, loadMoreError: k?.error, loadMore: load, refresh: load }
+        : null
+    },
+    /** An edit (`post`) or a delete (`post` null) of `id` through this page, applied to the kept replies. */
+    patch: (id: string, post: Post | null) => {
+      for (const [parent, k] of Object.entries($replies.get()))
+        if (k?.posts.some((r) => r.id == id)) $replies.setKey(parent, { ...k, posts: k.posts.flatMap((r) => (r.id != id ? [r] : post ? [post] : [])) })
+    },
+  }
+}
+export type RepliesReader = ReturnType<typeof earlierReplies>
