@@ -22,9 +22,13 @@ run "build" bash scripts/build.sh
 run "type check" npx tsc --noEmit -p tsconfig.json
 run "lint" npx eslint --max-warnings=0 .
 
+# A test file that waits forever (a socket that never closes, a message that never comes) fails after 15
+# minutes instead of holding CI until its own limit. Node 20 applies --test-timeout to each file as a whole;
+# the slowest file (the fuzz: 15,000 requests) takes 1.5 to 3 minutes.
+NODE_TEST=(node --import tsx --test --test-timeout=900000 --test-reporter=spec)
 NODE_TESTS=$(ls test/server/*.test.ts test/sdk/*.test.ts test/stores/*.test.ts test/core/*.test.ts 2>/dev/null || true)
-run "node tests on PGlite" node --import tsx --test --test-concurrency=2 --test-reporter=spec $NODE_TESTS
-run "node tests on PostgreSQL" env VK_TEST_DATABASE_URL="$VK_PG_URL" node --import tsx --test --test-concurrency=2 --test-reporter=spec $NODE_TESTS
+run "node tests on PGlite" "${NODE_TEST[@]}" --test-concurrency=2 $NODE_TESTS
+run "node tests on PostgreSQL" env VK_TEST_DATABASE_URL="$VK_PG_URL" "${NODE_TEST[@]}" --test-concurrency=2 $NODE_TESTS
 
 if [ -f scripts/deno-smoke.sh ]; then run "Deno smoke test" bash scripts/deno-smoke.sh; fi
 if ls test/deno/*.test.ts >/dev/null 2>&1; then run "Deno tests" npx deno test -A --no-check test/deno/; fi
@@ -34,7 +38,7 @@ if ls test/browser/*.test.ts >/dev/null 2>&1; then
 fi
 # Once, on the embedded database: `npm run demo` (it builds its pages) driven by playwright-core.
 vk_ensure_chromium
-run "end-to-end demo test" node --import tsx --test --test-reporter=spec test/e2e/*.test.ts
+run "end-to-end demo test" "${NODE_TEST[@]}" test/e2e/*.test.ts
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "venuekit: FAILED: ${failed[*]}" >&2

@@ -71,6 +71,37 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
   { slug: 'tokyo-35c', title: 'Will Tokyo reach 35°C before August?', nodes: [n('category', 'weather'), n('topic', 'heat'), n('country', 'jp')], closesInDays: 45, prices: [5600, 4400] },
 ]
 
+const LAKERS_PRICES = [28, 29, 30, 31, 32, 33, 34]
+const LAKERS_WHEN = [
+  'after the trade news',
+  'before tip-off',
+  'at the half',
+  'after the injury report',
+  'this morning',
+  'into the weekend',
+  "after last night's win",
+  'with three games this week',
+]
+/** What each demo wallet says, in keeping with what it holds then: ben Yes, dmitri and farah No, the rest nothing. */
+const LAKERS_LINES: Record<DemoHandle, (price: number, when: string) => string> = {
+  ada: (p, w) => `Yes at ${p}¢ ${w}. Watching, not trading.`,
+  ben: (p, w) => `Yes at ${p}¢ ${w}: still cheap with the starters back.`,
+  chloe: (p, w) => `Who is buying Yes at ${p}¢ ${w}?`,
+  dmitri: (p, w) => `Yes at ${p}¢ ${w}, and the road trip is still ahead. No.`,
+  emeka: (p, w) => `Yes printed ${p}¢ ${w}.`,
+  farah: (p, w) => `Yes at ${p}¢ ${w} ignores their defence. No.`,
+}
+const TALKERS: DemoHandle[] = ['ben', 'ada', 'farah', 'chloe', 'emeka', 'dmitri']
+/**
+ * The talk under Dmitri's No take on the Lakers: 55 replies, more than a thread folds under one post
+ * (`LIMITS.repliesPerParent`, 50), so the demo shows "Show earlier replies". No two lines are the same
+ * (7 prices × 8 moments).
+ */
+export const LAKERS_TALK: readonly (readonly [DemoHandle, string])[] = Array.from({ length: 55 }, (_, i) => {
+  const who = TALKERS[i % TALKERS.length]
+  return [who, LAKERS_LINES[who](LAKERS_PRICES[i % LAKERS_PRICES.length], LAKERS_WHEN[i % LAKERS_WHEN.length])] as const
+})
+
 /** Market ids by slug. */
 export const DEMO_MARKET_IDS: Readonly<Record<string, string>> = Object.fromEntries(DEMO_MARKETS.map((m) => [m.slug, demoMarketId(m.slug)]))
 
@@ -153,6 +184,9 @@ export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainControlle
   }
   const reply = async (label: string, who: DemoHandle, parent: string, body: string) => {
     step(30)
+    await writeReply(label, who, parent, body)
+  }
+  const writeReply = async (label: string, who: DemoHandle, parent: string, body: string) => {
     const parentPost = await ctx.db.selectFrom('posts').select(['subject_type', 'subject_ref']).where('id', '=', posts[parent]).executeTakeFirstOrThrow()
     const p = await createPost(ctx, callers[who], {
       subjectType: parentPost.subject_type as SubjectType,
@@ -161,6 +195,18 @@ export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainControlle
       parentId: posts[parent],
     })
     posts[label] = p.id
+  }
+  /**
+   * Many replies under one post in quick succession: spread over the `minutes` after the story's clock, which
+   * is left where it was, so the posts after them keep their times (the story's next step is 20 minutes on).
+   */
+  const chatter = async (parent: string, lines: readonly (readonly [DemoHandle, string])[], minutes: number) => {
+    const from = t
+    for (const [i, [who, body]] of lines.entries()) {
+      t = from + Math.round((minutes * 60_000 * (i + 1)) / (lines.length + 1))
+      await writeReply(`${parent}-talk-${i + 1}`, who, parent, body)
+    }
+    t = from
   }
   const agree = async (who: DemoHandle, label: string) => {
     step(9)
@@ -175,6 +221,9 @@ export async function seedDemo(svc: { ctx: ServiceContext; chain: ChainControlle
   await reply('lakers-ben-reply', 'emeka', 'lakers-ben', 'Healthy for how long, though?')
   await agree('farah', 'lakers-dmitri')
   await agree('emeka', 'lakers-dmitri')
+  // A busy take: more replies than a thread folds under a post, so the demo shows "Show earlier replies".
+  // Early in the story, so it ranks among the feed's other takes rather than above them.
+  await chatter('lakers-dmitri', LAKERS_TALK, 18)
 
   await take('snow-chloe', 'chloe', 'london-snow-xmas', 0, 15, 'Models keep showing a cold plume on the 24th. Worth a small Yes.')
   await take('snow-emeka', 'emeka', 'london-snow-xmas', 1, 30, 'Snow on the day in London happens about once a decade. No.')

@@ -14,7 +14,6 @@ import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { launchChromium } from '../../scripts/chromium.ts'
 import { createClient } from '../../src/sdk/index.ts'
 import { startDemoProcess, type DemoProcess } from '../../scripts/demo-process.ts'
@@ -150,26 +149,24 @@ describe('demo venue end to end (npm run demo, headless Chromium)', () => {
     })
   }
 
-  it('"Show earlier replies" in the script bundle: a busy post shows its newest 50 replies, and the control reads the rest above them', async () => {
-    // A fresh wallet writes a take on the plain market page's market and 55 replies under it (under the
-    // demo's limit of 60 writes a minute).
-    const key = privateKeyToAccount(generatePrivateKey())
+  it('"Show earlier replies" in the script bundle: the demo\'s busy take shows its newest 50 replies, and the control reads the rest above them', async () => {
+    // The seed's busy take on the Lakers market: 55 replies (seed.ts, LAKERS_TALK).
+    const cfg = (await (await fetch(`${demo.url}/demo/config.json`)).json()) as { markets: Record<string, string> }
     const client = createClient({ baseUrl: demo.url, apiKey: null })
-    await client.auth.signIn({ address: key.address, signMessage: (message: string) => key.signMessage({ message }) })
-    const page0 = await openPage('/market.html')
-    const marketId = await page0.locator('vk-market-comments').getAttribute('market-id')
-    assert.ok(marketId)
-    const body = `a busy e2e take ${Date.now().toString(36)}`
-    const parent = await client.createPost('event', marketId, body)
-    const replies: string[] = []
-    for (let i = 0; i < 55; i++) replies.push((await client.createPost('event', marketId, `e2e reply ${i + 1}`, parent.id)).id)
+    const thread0 = await client.posts('event', cfg.markets['lakers-playoffs'])
+    const parent = thread0.posts.find((p) => p.body === 'Their remaining schedule is brutal: six road games against the top four. No.')
+    assert.ok(parent, 'the seeded busy take')
+    const all = await client.replies(parent.id, { limit: 100 })
+    assert.equal(all.hasMore, false)
+    const replies = all.posts.map((p) => p.id)
+    assert.equal(replies.length, 55)
 
-    const page = await openPage('/market.html')
+    const page = await openPage('/market.html?market=lakers-playoffs')
     const thread = page.locator('vk-market-comments')
     const row = thread.locator(`#vk-post-${parent.id}`)
     const replyRows = row.locator('[part~="reply-row"]')
     await row.locator('[part~="earlier"] [part~="more"]').waitFor({ timeout: WAIT })
-    assert.equal(await replyRows.count(), 50)
+    assert.deepEqual(await replyRows.evaluateAll((rs) => rs.map((r) => r.id.replace('vk-post-', ''))), replies.slice(-50))
     await row.locator('[part~="earlier"] [part~="more"]').click()
     await row.locator('[part~="earlier"]').waitFor({ state: 'detached', timeout: WAIT })
     assert.deepEqual(await replyRows.evaluateAll((rs) => rs.map((r) => r.id.replace('vk-post-', ''))), replies)

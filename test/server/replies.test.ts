@@ -269,7 +269,7 @@ describe('earlier replies', () => {
     }
   })
 
-  it('"a post that is itself a reply has none": a reply\'s id reads as an empty page', async () => {
+  it('"a post that is itself a reply has none": a reply\'s id reads as an empty page, and as 404 post-not-found where the thread would not show that reply (blocked author, hidden on the venue)', async () => {
     const u = await signIn(svc)
     const { top, written } = await busyPost(u, 3)
     const r = await replies(written[1])
@@ -277,6 +277,14 @@ describe('earlier replies', () => {
     assert.deepEqual(r.body, { posts: [], hasMore: false })
     assert.deepEqual((await replies(written[2], `before=${written[1]}`, u)).body, { posts: [], hasMore: false })
     assert.equal((await replies(top.id)).body.posts.length, 3)
+    // The same rule as for a parent: an empty page would confirm a reply the reader's thread does not show.
+    const reader = await signIn(svc)
+    await block(svc, reader, u)
+    expectError(await replies(written[0], '', reader), 404, 'post-not-found')
+    const v = await makeVenue(svc)
+    await venueHide(svc, v, written[2])
+    expectError(await replies(written[2], `venue=${v}`), 404, 'post-not-found')
+    assert.deepEqual((await replies(written[2], `venue=${v}`, u)).body, { posts: [], hasMore: false }, 'its author still reads it')
   })
 
   it('bad input: unknown params are 400 unsupported-param; a bad id, before, limit or venue is 400 validation-failed with a sentence', async () => {

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict'
 import { privateKeyToAccount } from 'viem/accounts'
 import { PATHS } from '../../src/contract/paths.ts'
 import type { FeedPage, Market, Post, ThreadPage } from '../../src/contract/types.ts'
-import { DEMO_KEYS, DEMO_MARKET_IDS, DEMO_WALLETS, demoMarketId, isStoreEmpty, seedDemo, type SeedResult } from '../../src/server/seed.ts'
+import { LIMITS } from '../../src/contract/limits.ts'
+import { DEMO_KEYS, DEMO_MARKET_IDS, DEMO_WALLETS, demoMarketId, LAKERS_TALK, isStoreEmpty, seedDemo, type SeedResult } from '../../src/server/seed.ts'
 import { call, signIn, startTestService, type TestService } from '../helpers/service.ts'
 
 let svc: TestService
@@ -80,6 +81,33 @@ describe('seed: demo data', () => {
     assert.deepEqual(t.threads[seed.posts['btc-chloe']].map((p: Post) => p.id), [seed.posts['btc-chloe-ada']])
     assert.deepEqual(t.threads[seed.posts['btc-ada']].map((p: Post) => p.id), [seed.posts['btc-ada-dmitri']])
     assert.equal(t.posts.find((p) => p.id === seed.posts['btc-ada'])!.agrees, 2)
+  })
+
+  it('one busy take has more replies than a thread folds under a post (LIMITS.repliesPerParent), so the demo shows "Show earlier replies"', async () => {
+    const parent = seed.posts['lakers-dmitri']
+    const all = LAKERS_TALK.map((_, i) => seed.posts[`lakers-dmitri-talk-${i + 1}`])
+    assert.ok(all.length > LIMITS.repliesPerParent)
+    assert.equal(new Set(LAKERS_TALK.map(([, body]) => body)).size, LAKERS_TALK.length, 'no two lines alike')
+    const t = await thread(seed.markets['lakers-playoffs'])
+    assert.equal(t.posts.find((p) => p.id === parent)!.replies, all.length)
+    // The thread folds in the newest 50, oldest first; the replies read gives the ones before them.
+    assert.deepEqual(t.threads[parent].map((p: Post) => p.id), all.slice(-LIMITS.repliesPerParent))
+    const earlier = await call(svc, 'GET', `${PATHS.replies(parent)}?before=${all.at(-LIMITS.repliesPerParent)}`)
+    assert.equal(earlier.status, 200)
+    assert.deepEqual(earlier.body.posts.map((p: Post) => p.id), all.slice(0, -LIMITS.repliesPerParent))
+    assert.equal(earlier.body.hasMore, false)
+    // Each reply carries what its author held then (ben Yes, dmitri and farah No), in keeping with its words.
+    const every = (await call(svc, 'GET', `${PATHS.replies(parent)}?limit=100`)).body.posts as Post[]
+    for (const p of every) {
+      const held = p.author === seed.wallets.ben ? 0 : p.author === seed.wallets.dmitri || p.author === seed.wallets.farah ? 1 : undefined
+      assert.equal(p.stance?.side, held, p.body)
+      assert.equal(/\bNo\.$/.test(p.body), held === 1, p.body)
+    }
+    // All within the 18 minutes after the take's last agree, before the story's next post.
+    const times = every.map((p) => Date.parse(p.createdAt))
+    assert.deepEqual(times, [...times].sort((a, b) => a - b))
+    const snow = (await thread(seed.markets['london-snow-xmas'])).posts.find((p) => p.id === seed.posts['snow-chloe'])!
+    assert.ok(times.at(-1)! < Date.parse(snow.createdAt), 'before the next post of the story (and the result)')
   })
 
   it('a binary price-threshold market carries displayLabel Above / Below on its outcomes', async () => {

@@ -12,7 +12,8 @@
  * - Its replies are the ones a thread read folds under it (`visibleTo`, with the reader's own hidden ones,
  *   the venue's overlay, the reader's blocks, and the parent's private room opened to whoever may see it).
  * - `before` is a reply id: the page holds the newest `limit` replies older than it, oldest first (the order
- *   they are shown in); `hasMore` says whether older ones remain. A post that is itself a reply has none.
+ *   they are shown in); `hasMore` says whether older ones remain. A post that is itself a reply has none: it
+ *   reads as an empty page where the reader may see it, and as 404 where the rules above hide it.
  */
 import type { RepliesPage } from '../../contract/types.ts'
 import type { Caller } from '../auth/session.ts'
@@ -34,7 +35,6 @@ export interface RepliesQuery {
 
 export async function readReplies(ctx: ServiceContext, caller: Caller | null, parentId: string, q: RepliesQuery): Promise<RepliesPage> {
   const parent = await reachablePost(ctx, caller, parentId)
-  if (parent.parent_id) return { posts: [], hasMore: false }
   const reader = caller?.accountId ?? null
   // The parent's private room is open to those who may see it (its owner and operators beside its members).
   const openRoom = parent.room_private && parent.room_id && parent.room_venue_id && (await canSeePrivateRoom(ctx, parent.room_id, parent.room_venue_id, caller)) ? parent.room_id : null
@@ -43,6 +43,8 @@ export async function readReplies(ctx: ServiceContext, caller: Caller | null, pa
   // the reader blocked) takes its replies with it, as on the thread.
   const shown = await ctx.db.selectFrom('posts as p').select('p.id').where('p.id', '=', parent.id).where(visibleTo(scope)).executeTakeFirst()
   if (!shown) throw notFound('no post with this id', 'post-not-found')
+  // Replies are one level deep: a reply the reader may see has none.
+  if (parent.parent_id) return { posts: [], hasMore: false }
   let query = ctx.db
     .selectFrom('posts as p')
     .select(POST_COLUMNS)
