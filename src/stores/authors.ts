@@ -6,23 +6,14 @@
 import { computed, type ReadableAtom } from 'nanostores'
 import type { AuthorPostsResult, Labels, MarketResult, Post, Titles } from '../contract/types.ts'
 import type { Ctx } from './ctx.ts'
-import { paged } from './paged.ts'
+import { paged, type PagedTail } from './paged.ts'
 import type { MarketCache } from './reads.ts'
 import { concatPosts, type PostOverlay } from './posts.ts'
 
-export interface AuthorListValue {
+/** A failed later page leaves the list with what it has (`loadMoreError`). */
+export interface AuthorListValue extends PagedTail {
   posts: Post[]
-  hasMore: boolean
-  loadMore(): Promise<void>
-  /** Reads again (the Retry of an error state). */
-  refresh(): void
   loading: boolean
-  /** A later page (`loadMore`) is in flight. */
-  loadingMore: boolean
-  /** A failed read: of the first page (retry with `refresh()`) or of a later one (`loadMoreError`). */
-  error: unknown
-  /** Set when the failure is a later page's: retry with `loadMore()` (the list keeps what it has). */
-  loadMoreError: unknown
 }
 export interface AuthorTakesValue extends AuthorListValue {
   /** How each resolved market on the loaded pages ended, keyed by lowercased market id. */

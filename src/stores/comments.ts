@@ -9,6 +9,7 @@ import { atom, computed, onMount } from 'nanostores'
 import type { SubjectType } from '../contract/ids.ts'
 import type { Labels, Post, ThreadPage, Titles } from '../contract/types.ts'
 import { keyOf, loaded, type Ctx, type Loaded } from './ctx.ts'
+import type { PagedTail } from './paged.ts'
 import type { PostOverlay } from './posts.ts'
 import { setReadOf } from './reads.ts'
 import type { EarlierReplies, RepliesReader } from './replies.ts'
@@ -21,7 +22,7 @@ export interface CommentsOptions {
   room?: string
 }
 
-export interface CommentsValue {
+export interface CommentsValue extends PagedTail {
   posts: Post[]
   threads: Record<string, Post[]>
   /** "Show earlier replies" for a post whose earlier replies are not all shown, else null (replies.ts). */
@@ -32,15 +33,6 @@ export interface CommentsValue {
   titles: Titles
   loading: boolean
   refreshing: boolean
-  /** A failed read: of the first page (retry with `refresh()`) or of a later one (`loadMoreError`). */
-  error: unknown
-  /** Set when the failure is a later page's: retry with `loadMore()` (else `refresh()` re-reads the first page). */
-  loadMoreError: unknown
-  hasMore: boolean
-  /** A later page (`loadMore`) is in flight. */
-  loadingMore: boolean
-  loadMore(): Promise<void>
-  refresh(): void
   /** Posts that arrived live and are not shown yet. */
   newCount: number
   showNew(): void
@@ -151,17 +143,11 @@ export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader,
             if (s.seen.has(id) || own.has(id)) posts.push(...overlay.apply([h.post], h.at, agreed))
             else newCount++
           }
-        const threads: Record<string, Post[]> = {}
-        const raws: Record<string, Loaded<Post[]>> = {}
-        for (const p of posts) {
-          const t = s.threads[p.id]
-          const r = (raws[p.id] = t && replies.raw(p.id, t, kept))
-          threads[p.id] = r ? overlay.apply(r.v, r.at, agreed) : []
-        }
+        const read: Record<string, Loaded<Post[]>> = {}
+        for (const p of posts) if (s.threads[p.id]) read[p.id] = s.threads[p.id]
         return {
           posts,
-          threads,
-          earlier: (p) => (raws[p.id] ? replies.earlier(p, raws[p.id], o.venue) : null),
+          ...replies.fold(read, agreed, kept, o.venue),
           series: current ? s.series : null,
           labels: current ? s.labels : {},
           titles: current ? s.titles : {},

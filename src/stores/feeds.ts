@@ -10,7 +10,7 @@ import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Mar
 import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'
 import { warnOnce } from '../sdk/config.ts'
 import { keyOf, loaded, statusOf, type Ctx, type Loaded } from './ctx.ts'
-import { paged } from './paged.ts'
+import { paged, type PagedTail } from './paged.ts'
 import { concatPosts, type AgreedOverride, type KeptReplies, type PostOverlay } from './posts.ts'
 import type { MarketCache } from './reads.ts'
 import type { EarlierReplies, RepliesReader } from './replies.ts'
@@ -19,24 +19,16 @@ import type { EarlierReplies, RepliesReader } from './replies.ts'
 export type FeedOptions = Pick<ClientFeedOptions, 'subjectType' | 'subjectRef' | 'venue' | 'room' | 'sort' | 'limit'>
 
 /** The pages read so far, merged; `sort` is the order the service answered ('record' reads "ranked by record", §4.4.8). */
-export interface FeedValue extends Pick<FeedPage, 'posts' | 'signals' | 'settlements' | 'threads' | 'labels' | 'titles' | 'sort'> {
+export interface FeedValue extends Pick<FeedPage, 'posts' | 'signals' | 'settlements' | 'threads' | 'labels' | 'titles' | 'sort'>, PagedTail {
   /** "Show earlier replies" for a post whose earlier replies are not all shown, else null (replies.ts). */
   earlier(p: Post): EarlierReplies | null
   loading: boolean
   refreshing: boolean
-  loadingMore: boolean
-  /** A failed read: of the first page (retry with `refresh()`) or of a later one (`loadMoreError`). */
-  error: unknown
-  /** Set when the failure is a later page's: retry with `loadMore()` (else `refresh()` re-reads the first page). */
-  loadMoreError: unknown
-  hasMore: boolean
   /**
    * Scope `following` read signed out: nothing is requested (§4.1 rule 4 "Scope following needs a session");
    * the feed is read as soon as the reader signs in.
    */
   needsSession: boolean
-  loadMore(): Promise<void>
-  refresh(): void
 }
 
 export interface ForYouOptions {
@@ -131,15 +123,11 @@ function pinQuietRows(pages: Loaded<FeedPage>[]): Signal[] {
 
 /** Folds the loaded pages of a feed into one value, overrides applied, order kept. */
 function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agreed, fallbackSort: FeedSort, replies: RepliesReader, kept: Kept, venue?: string) {
-  const threads: Record<string, Post[]> = {}
-  const raws: Record<string, Loaded<Post[]>> = {}
+  const read: Record<string, Loaded<Post[]>> = {}
   const labels: Labels = {}
   const titles: Titles = {}
   for (const p of pages) {
-    for (const id in p.v.threads) {
-      const r = (raws[id] = replies.raw(id, loaded(p.at, p.v.threads[id]), kept))
-      threads[id] = overlay.apply(r.v, r.at, agreed)
-    }
+    for (const id in p.v.threads) read[id] = loaded(p.at, p.v.threads[id])
     Object.assign(labels, p.v.labels)
     Object.assign(titles, p.v.titles)
   }
@@ -147,8 +135,7 @@ function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agre
     posts: concatPosts(pages.map((p) => overlay.apply(p.v.posts, p.at, agreed))),
     signals: pinQuietRows(pages),
     settlements: pages.flatMap((p) => p.v.settlements),
-    threads,
-    earlier: (p: Post) => (raws[p.id] ? replies.earlier(p, raws[p.id], venue) : null),
+    ...replies.fold(read, agreed, kept, venue),
     labels,
     titles,
     sort: pages[0]?.v.sort ?? fallbackSort,

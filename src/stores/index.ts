@@ -6,6 +6,8 @@
 export { createVenuekit, getVenuekit, onVenuekitChange } from './context.ts'
 export type { Venuekit, VenuekitOptions } from './context.ts'
 export type { CommentsOptions, CommentsValue } from './comments.ts'
+export type { PagedTail } from './paged.ts'
+export type { EarlierReplies } from './replies.ts'
 export type { FeedOptions, FeedValue, ForYouOptions, ForYouValue, RoomFeedOptions, RoomFeedValue, RoomTarget } from './feeds.ts'
 export type { PostActionsValue } from './actions.ts'
 export type { MembershipValue, BoardValue } from './rooms.ts'

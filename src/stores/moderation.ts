@@ -10,20 +10,15 @@ import type { ModOptions } from '../sdk/client.ts'
 import { VenuekitError } from '../sdk/errors.ts'
 import { POST_READS } from './actions.ts'
 import { keyOf, statusOf, type Ctx } from './ctx.ts'
-import { paged } from './paged.ts'
+import { paged, type PagedTail } from './paged.ts'
 
-export interface ModerationQueueValue {
+/** A paged list's tail, whose `nextCursor` says whether more pages remain. */
+export interface ModerationQueueValue extends Omit<PagedTail, 'hasMore'> {
   items: ModQueueItem[]
   nextCursor: string | null
   loading: boolean
-  loadingMore: boolean
-  loadMore(): Promise<void>
   /** The reader cannot moderate this venue (or the platform): "you can't moderate this venue". */
   forbidden: boolean
-  error: unknown
-  /** Set when `error` is a later page's: retry with `loadMore()` (else `refresh()`). */
-  loadMoreError: unknown
-  refresh(): void
 }
 
 type PostAct = (postId: string) => Promise<ModActionResult>

@@ -22,6 +22,23 @@ import type { FetcherValue } from './query.ts'
 import { loaded, type Ctx, type Loaded, type QueryOptions } from './ctx.ts'
 import type { Post } from '../contract/types.ts'
 
+/**
+ * What every paged list's value offers for its tail: whether more pages remain, Load more, and the two
+ * failures with their remedies (above). Each list's value extends it; "Show earlier replies" is one too.
+ */
+export interface PagedTail {
+  hasMore: boolean
+  /** A later page (`loadMore`) is in flight. */
+  loadingMore: boolean
+  /** A failed read: of the first page (retry with `refresh()`) or of a later one (`loadMoreError`). */
+  error: unknown
+  /** Set when the failure is a later page's: retry with `loadMore()` (else `refresh()` reads the first page again). */
+  loadMoreError: unknown
+  loadMore(): Promise<void>
+  /** Reads again (the Retry of an error state). */
+  refresh(): void
+}
+
 interface More<P> {
   key: string | undefined
   /** Bumped by `refresh()`: a later page asked for under another generation is not appended. */

@@ -10,7 +10,7 @@ import { isMarketId, isWallet } from '../contract/ids.ts'
 import { ValidationError } from '../sdk/errors.ts'
 import { tickBatcher } from './batch.ts'
 import { idsOf, keyOf, type Ctx, type QueryOptions } from './ctx.ts'
-import { paged } from './paged.ts'
+import { paged, type PagedTail } from './paged.ts'
 
 export interface TakeCountsValue {
   /** Counts of a market; null while loading, after a failed read, and for an id this store was not asked for. */
@@ -51,20 +51,11 @@ export interface MarketValue {
   /** Reads again (the Retry of an error state). */
   refresh(): void
 }
-export interface LeaderboardValue {
+/** A failed later page leaves the board with what it has (`loadMoreError`). */
+export interface LeaderboardValue extends PagedTail {
   entries: BoardEntry[]
   population: number | null
   loading: boolean
-  /** A later page (`loadMore`) is in flight. */
-  loadingMore: boolean
-  /** A failed read: of the first page (retry with `refresh()`) or of a later one (`loadMoreError`). */
-  error: unknown
-  /** Set when the failure is a later page's: retry with `loadMore()` (the board keeps what it has). */
-  loadMoreError: unknown
-  /** Reads again (the Retry of an error state). */
-  refresh(): void
-  hasMore: boolean
-  loadMore(): Promise<void>
 }
 
 /** A set read's key (`setQuery`): the read's name, then its ids. */

@@ -12,7 +12,6 @@ import type { RepliesPage, ThreadPage } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { decodePostIdCursor } from '../http/id-cursor.ts'
 import { checkSubject, parseParam, parseQuery, zBoolParam, zCursor, zLimit, zPostId, zRoom, zSubjectRef, zSubjectType, zVenueId } from '../http/validate.ts'
-import { REPLIES_PER_PARENT } from '../services/page-extras.ts'
 import { readReplies } from '../services/replies.ts'
 import { resolveRoom } from '../services/rooms.ts'
 import { readThread } from '../services/threads.ts'
@@ -69,7 +68,7 @@ export function threadRoutes(ctx: ServiceContext) {
     const caller = await resolveCaller(ctx, c, false)
     const page = await readReplies(ctx, caller, id, {
       before: q.before ?? null,
-      limit: q.limit ?? REPLIES_PER_PARENT,
+      limit: q.limit ?? LIMITS.repliesPerParent,
       venue: readOverlay(q.venue, await venueOfRead(ctx, c)),
     })
     return c.json(page satisfies RepliesPage)

@@ -18,17 +18,16 @@ import { parseJson } from '../chain/markets.ts'
 import { POST_COLUMNS, toPost, type PostRow } from './post-view.ts'
 import { visibleTo, type ReadScope } from './visibility.ts'
 
-/**
- * Replies per parent a page folds in: the newest ones, so a reply just written is always on the page (§4.4
- * "A reply written here is read on the market page"); the earlier ones are read page by page (replies.ts).
- */
-export const REPLIES_PER_PARENT = LIMITS.repliesPerParent
-
 export interface ExtrasSpec {
   /** The reader, for `agreed` (null: signed out, no agrees read). */
   reader: string | null
   /** Who may see the replies; null: no replies are read. */
   replies: ReadScope | null
+  /**
+   * Replies per parent, the newest ones (default `LIMITS.repliesPerParent`), so a reply just written is always
+   * on the page (§4.4 "A reply written here is read on the market page"); the earlier ones are read page by
+   * page (replies.ts).
+   */
   perParent?: number
 }
 
@@ -67,7 +66,7 @@ function repliesColumn(ctx: ServiceContext, spec: ExtrasSpec) {
     .where(sql<boolean>`p.parent_id = r.id`)
     .where(visibleTo(spec.replies))
     .orderBy('p.id', 'desc')
-    .limit(spec.perParent ?? REPLIES_PER_PARENT)
+    .limit(spec.perParent ?? LIMITS.repliesPerParent)
   return sql<ReplyRow[]>`(select coalesce(json_agg(x order by x.id), '[]'::json) from (${replies}) x)`
 }
 

@@ -1,6 +1,6 @@
 /**
  * A post's earlier replies (`GET /v1/social/posts/:id/replies`): the page a thread or a feed folds in holds a
- * parent's newest `REPLIES_PER_PARENT` replies (page-extras.ts), so a reply just written is always read back;
+ * parent's newest `LIMITS.repliesPerParent` replies (page-extras.ts), so a reply just written is always read back;
  * this read pages back through the ones before them, for the "Show earlier replies" control.
  *
  * - The parent is reached as a write reaches it (post-access.ts): missing, deleted, hidden or removed for
