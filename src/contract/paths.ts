@@ -58,6 +58,17 @@ export const threadTopic = (subjectType: string, subjectRef: string) => `thread:
 export const roomThreadTopic = (roomId: string, subjectType: string, subjectRef: string) => `room:${roomId}:${threadTopic(subjectType, subjectRef)}`
 /** The room id of a `roomThreadTopic`, or null for any other topic. */
 export const roomOfTopic = (topic: string): string | null => new RegExp(`^room:(${ROOM_ID_PATTERN}):thread:`).exec(topic)?.[1] ?? null
+/**
+ * The bus topic of a change inside a private room (`private:<roomId>:thread:…`), published instead of its
+ * room topic. No socket may subscribe to it: the hub hands it to the room topic's subscribers, and to the
+ * room's members following the plain thread, which shows them the room's posts (§6.1).
+ */
+export const privateRoomChangeTopic = (roomId: string, subjectType: string, subjectRef: string) => `private:${roomId}:${threadTopic(subjectType, subjectRef)}`
+/** The room and the plain thread topic of a `privateRoomChangeTopic`, or null for any other topic. */
+export const privateRoomChangeOf = (topic: string): { roomId: string; thread: string } | null => {
+  const m = new RegExp(`^private:(${ROOM_ID_PATTERN}):(thread:.*)$`).exec(topic)
+  return m ? { roomId: m[1], thread: m[2] } : null
+}
 
 /** Header names (DESIGN.md wire conventions). */
 export const HEADERS = { venueKey: 'X-Venue-Key', authorization: 'Authorization', venueKeyStatus: 'X-Venue-Key-Status' } as const

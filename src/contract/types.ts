@@ -404,7 +404,7 @@ export interface SponsorshipState {
 }
 
 /** Stream messages (§6): events carry no payload beyond the topic. */
-/** `token`: the session token, sent with a room topic (a private room's topics need a session that may read it). */
+/** `token`: the session token (a private room's topic needs a session that may read it; on a plain thread it lets the room's members hear its changes). */
 export type StreamClientMessage = { type: 'subscribe'; topic: string; token?: string } | { type: 'unsubscribe'; topic: string } | { type: 'ping' }
 export type StreamServerMessage =
   | { type: 'changed'; topic: string }

@@ -2,8 +2,9 @@
  * Live thread changes (§6): one socket per client, shared by every subscription, opened with the first
  * and closed with the last. After a drop it reconnects with backoff, resubscribes every topic, and calls
  * every callback once (changes may have been missed while it was down). Callbacks get no payload.
- * A room topic (`room:…`) is subscribed with the session's token (a private room's need one that may read
- * it), and again whenever the session changes (`resubscribe`). A room topic the service could not check then
+ * Every topic is subscribed with the session's token (a private room's topic needs one that may read it; on a
+ * plain thread it lets a private room's members hear the room's posts, which that thread shows them), and
+ * again whenever the session changes (`resubscribe`). A room topic the service could not check then
  * (`stream-unavailable`: its database away) is asked again after RETRY_MS while it has callbacks, which are
  * then called once (changes may have been missed meanwhile).
  */
@@ -25,7 +26,7 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
   let timer: ReturnType<typeof setTimeout> | undefined
   let beat: ReturnType<typeof setInterval> | undefined
   const send = (m: StreamClientMessage) => ws?.readyState == 1 && ws.send(JSON.stringify(m))
-  const subscribe = (topic: string) => send({ type: 'subscribe', topic, token: topic[0] == 'r' ? token() : undefined })
+  const subscribe = (topic: string) => send({ type: 'subscribe', topic, token: token() })
   const fire = (t: string) => topics.get(t)?.forEach((cb) => cb())
 
   const open = () => {
@@ -96,9 +97,9 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
         if (!topics.size) stop()
       }
     },
-    /** Subscribes the room topics again with the session now held (after a sign-in or sign-out). */
+    /** Subscribes every topic again with the session now held (after a sign-in or sign-out). */
     resubscribe() {
-      for (const t of topics.keys()) if (t[0] == 'r') subscribe(t)
+      for (const t of topics.keys()) subscribe(t)
     },
     /** Ends every subscription and closes the socket. */
     close() {

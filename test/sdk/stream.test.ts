@@ -151,7 +151,7 @@ describe('SDK stream', () => {
     offs.forEach((off) => off())
   })
 
-  it('§6.1 a room\'s thread (`room`: a thread page\'s roomId) is followed on its room topic with the session token, and again after every sign-in or sign-out; thread topics carry no token', async () => {
+  it('§6.1 a room\'s thread (`room`: a thread page\'s roomId) is followed on its room topic with the session token, a plain thread with it too (it shows a private room\'s members the room\'s posts), and every topic again after every sign-in or sign-out', async () => {
     fake.reset()
     const c = client()
     const tok = (n: string) => `vks_${n.repeat(64)}`
@@ -166,23 +166,25 @@ describe('SDK stream', () => {
       subs().map((m) => [m.type === 'subscribe' && m.topic, m.type === 'subscribe' && m.token]),
       [
         [R, tok('a')],
-        [T2, undefined],
+        [T2, tok('a')],
       ],
     )
     fake.changed(R)
     await until(() => heard === 1, 'the room thread fires')
     c.setSession({ ...c.session!, token: tok('b') })
     c.setSession(null)
-    await until(() => subs().length === 4, 'the room topic again, twice')
+    await until(() => subs().length === 6, 'both topics again, twice')
     assert.deepEqual(
       subs()
         .slice(2)
         .map((m) => [m.type === 'subscribe' && m.topic, m.type === 'subscribe' && m.token]),
       [
         [R, tok('b')],
+        [T2, tok('b')],
         [R, undefined],
+        [T2, undefined],
       ],
-      'the room topic only, with the session now held',
+      'every topic, with the session now held',
     )
     assert.throws(() => c.onComments('event', M, () => {}, { room: 'self' }), (e: unknown) => e instanceof VenuekitError && e.code === 'validation')
     assert.throws(() => c.onComments('event', M, () => {}, { room: 'no room' }), (e: unknown) => e instanceof VenuekitError && e.code === 'validation')
@@ -318,7 +320,7 @@ const TOKEN = `vks_${'e'.repeat(64)}`
 const SESSION = { token: TOKEN, accountId: 'acc', wallet: `0x${'12'.repeat(20)}`, wallets: [], venueId: null, operator: false, expiresAt: '2099-01-01T00:00:00Z' }
 
 describe('SDK stream keep-alive and reconnect backoff (mocked timers, fault-injecting stream server)', () => {
-  it(`§6 keep-alive "a ping this often (PING_MS); a socket that heard nothing since the last ping is closed and reopened": a stale socket (no message, no pong) is closed one PING_MS after its unanswered ping, reopened after the backoff, and every topic is subscribed again on the new socket (a room topic with the session's token), every callback called once`, async (t) => {
+  it(`§6 keep-alive "a ping this often (PING_MS); a socket that heard nothing since the last ping is closed and reopened": a stale socket (no message, no pong) is closed one PING_MS after its unanswered ping, reopened after the backoff, and every topic is subscribed again on the new socket (with the session's token), every callback called once`, async (t) => {
     fake.reset()
     t.mock.method(Math, 'random', () => 0)
     t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] })
@@ -353,7 +355,7 @@ describe('SDK stream keep-alive and reconnect backoff (mocked timers, fault-inje
       assert.equal(ws.all.length, 2, 'reopened after the backoff')
       const subs = () => fake.received.filter(({ conn, m }) => conn > fake.since && m.type === 'subscribe').map(({ m }) => m.type === 'subscribe' && [m.topic, m.token ?? null])
       await until(() => subs().length === 2, 'every topic subscribed again on the new socket')
-      assert.deepEqual(subs().sort(), [[R, TOKEN], [T1, null]].sort())
+      assert.deepEqual(subs().sort(), [[R, TOKEN], [T1, TOKEN]].sort())
       await until(() => calls.length === 2, 'every callback called once (changes may have been missed)')
       assert.deepEqual(calls.sort(), ['room', 'thread'])
       fake.changed(R)

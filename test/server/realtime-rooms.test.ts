@@ -197,6 +197,64 @@ describe('realtime: room topics', () => {
     assert.deepEqual(await c.next(), { type: 'changed', topic })
   })
 
+  it('§6.1 "fires when the thread changes" on the plain thread for a private room\'s members, whom that thread shows the room\'s posts: a member following thread:… with their session hears each change of the room once (post, reply, agree, edit, delete); signed out, a bad token and a signed-in non-member hear none', async () => {
+    const { room, a, b, m } = await privateRoom()
+    const plain = threadTopic('event', m.id)
+    const member = await client()
+    assert.deepEqual(await ask(member, plain, b.token), { type: 'subscribed', topic: plain })
+    await member.subscribe(threadTopic('topic', 'sentinel-plain'))
+    const outsiders = [await client(), await client(), await client()]
+    const stranger = await signIn(svc)
+    for (const [c, token] of [[outsiders[0], undefined], [outsiders[1], `vks_${'0'.repeat(64)}`], [outsiders[2], stranger.token]] as const) {
+      assert.deepEqual(await ask(c, plain, token), { type: 'subscribed', topic: plain })
+      await c.subscribe(threadTopic('topic', 'sentinel-plain'))
+    }
+
+    const id = (await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'members only', room })).post.id as string
+    assert.deepEqual(await member.next(), { type: 'changed', topic: plain }, 'post')
+    // What it heard is a change it can read: the plain thread shows the member the room's post.
+    const read = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`, { token: b.token })
+    assert.deepEqual(
+      read.body.posts.map((p: { id: string }) => p.id),
+      [id],
+    )
+    const steps: [string, () => Promise<unknown>][] = [
+      ['reply', () => write('POST', PATHS.posts, b, { subjectType: 'event', subjectRef: m.id, body: 'a reply', parentId: id })],
+      ['agree', () => write('POST', PATHS.react(id), b, { kind: 'agree', active: true })],
+      ['edit', () => write('PATCH', PATHS.post(id), a, { body: 'members only, edited' })],
+      ['delete', () => write('DELETE', PATHS.post(id), a)],
+    ]
+    for (const [name, step] of steps) {
+      await step()
+      assert.deepEqual(await member.next(), { type: 'changed', topic: plain }, name)
+    }
+    for (const c of outsiders) await expectQuiet(c, 'sentinel-plain', b)
+    assert.deepEqual(await member.next(), { type: 'changed', topic: threadTopic('topic', 'sentinel-plain') }, 'each change fired once')
+  })
+
+  it('§6.1 on the plain thread a private room\'s change follows the session: a member who leaves hears no more; one who signs in on a socket already following the thread hears the room from then on', async () => {
+    const { v, room, a, b, m } = await privateRoom()
+    const plain = threadTopic('event', m.id)
+    const leaver = await client()
+    assert.deepEqual(await ask(leaver, plain, b.token), { type: 'subscribed', topic: plain })
+    await leaver.subscribe(threadTopic('topic', 'sentinel-plain-left'))
+    await write('POST', `/v1/rooms/${room}/leave`, b)
+    await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'after they left', room })
+    await expectQuiet(leaver, 'sentinel-plain-left', a)
+
+    const late = await signIn(svc, undefined, v.venueId)
+    await write('PUT', `/v1/rooms/${room}/members/${late.wallet}`, v.owner)
+    const c = await client()
+    assert.deepEqual(await ask(c, plain), { type: 'subscribed', topic: plain }, 'signed out at first')
+    await c.subscribe(threadTopic('topic', 'sentinel-plain-late'))
+    await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'not heard yet', room })
+    await expectQuiet(c, 'sentinel-plain-late', a)
+    // The SDK subscribes again with the new session (stream.resubscribe); from then on it hears the room.
+    assert.deepEqual(await ask(c, plain, late.token), { type: 'subscribed', topic: plain }, 'signed in')
+    await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'heard', room })
+    assert.deepEqual(await c.next(), { type: 'changed', topic: plain })
+  })
+
   it('§6.1 a public room\'s topic is open to anyone, signed out included, and fires for the room\'s posts', async () => {
     const v = await claimVenue(svc)
     const room = await createRoom(svc, v, { subjectType: 'topic' })

@@ -5,10 +5,14 @@
  * their subscribe message carried: when subscribed (a refusal is answered with an error naming the topic),
  * and again before each delivery (a refusal then skips that socket without a word, and keeps the subscription,
  * so a member who rejoins hears the room again at its next change).
+ * A plain thread topic is open to anyone; its subscribe keeps the token it carried (if any), because a change
+ * inside a private room (`private:<roomId>:thread:…` on the bus, thread-events.ts) reaches the plain thread's
+ * followers whose session is a member of that room, each asked of the gate before the delivery.
  * Runtime-neutral: the Node and Deno entries hand it a minimal socket.
  */
 import type { StreamClientMessage, StreamServerMessage } from '../../contract/types.ts'
 import { ROOM_ID_PATTERN, SUBJECT_TYPES } from '../../contract/ids.ts'
+import { privateRoomChangeOf } from '../../contract/paths.ts'
 import type { TopicGate } from '../services/stream-gate.ts'
 import type { PubSub } from './pubsub.ts'
 
@@ -19,6 +23,7 @@ export interface HubSocket {
 
 const TOPIC_RE = new RegExp(`^(room:${ROOM_ID_PATTERN}:)?thread:(${SUBJECT_TYPES.join('|')}):[a-z0-9._:-]{1,128}$`)
 const gated = (topic: string) => topic.startsWith('room:')
+const changed = (topic: string) => JSON.stringify({ type: 'changed', topic } satisfies StreamServerMessage)
 /** The answer to a room topic the session may not follow (an unknown room reads the same: §7). */
 const refused = (topic: string): StreamServerMessage => ({ type: 'error', code: 'room-not-found', message: 'no room with this id, or this session may not follow it', topic })
 export const MAX_TOPICS_PER_SOCKET = 256
@@ -28,7 +33,7 @@ export const GATE_RETRY_MS = [1000, 2000, 4000]
 export const MAX_MESSAGE_CHARS = 4096
 
 interface SocketState {
-  /** Followed topics, each with the token it was subscribed with (room topics) or null. */
+  /** Followed topics, each with the token it was subscribed with, or null. */
   topics: Map<string, string | null>
   /**
    * Each room topic's latest subscribe (waiting on the gate, or followed), so a gate answer that comes after a
@@ -67,12 +72,9 @@ export class Hub {
   }
 
   private send(socket: HubSocket, msg: StreamServerMessage) {
-    try {
-      socket.send(JSON.stringify(msg))
-    } catch {
-      this.detach(socket)
-    }
+    this.sendText(socket, JSON.stringify(msg))
   }
+
 
   private onMessage(socket: HubSocket, data: string) {
     const state = this.sockets.get(socket)
@@ -98,9 +100,9 @@ export class Hub {
     const waiting = state.asks.size - [...state.asks.keys()].filter((t) => subs.has(t)).length
     if (!subs.has(topic) && !state.asks.has(topic) && subs.size + waiting >= MAX_TOPICS_PER_SOCKET)
       return this.send(socket, { type: 'error', code: 'rate-limited', message: `at most ${MAX_TOPICS_PER_SOCKET} topics per socket` })
-    if (!gated(topic)) return this.add(socket, topic, null)
-    const ask = ++this.asked
     const token = typeof msg.token === 'string' && msg.token.length <= 128 ? msg.token : null
+    if (!gated(topic)) return this.add(socket, topic, token)
+    const ask = ++this.asked
     state.asks.set(topic, ask)
     // Asked with another session (an account switch, a sign-out): the old one stops hearing it at once.
     if (subs.has(topic) && subs.get(topic) !== token) this.unfollow(socket, topic)
@@ -166,41 +168,52 @@ export class Hub {
   }
 
   private deliver(topic: string) {
-    const set = this.topics.get(topic)
-    if (!set) return
-    const text = JSON.stringify({ type: 'changed', topic } satisfies StreamServerMessage)
-    const sendTo = (s: HubSocket) => {
-      try {
-        s.send(text)
-      } catch {
-        this.detach(s)
-      }
+    const inRoom = privateRoomChangeOf(topic)
+    if (inRoom) {
+      // A private room's change: its room topic's followers, and the room's members on the plain thread.
+      this.deliverGated(`room:${inRoom.roomId}:${inRoom.thread}`)
+      return this.deliverGated(inRoom.thread, topic)
     }
-    if (!gated(topic)) return void [...set].forEach(sendTo)
-    this.deliverGated(topic, sendTo)
+    if (gated(topic)) return this.deliverGated(topic)
+    const text = changed(topic)
+    for (const s of [...(this.topics.get(topic) ?? [])]) this.sendText(s, text)
+  }
+
+  private sendText(s: HubSocket, text: string) {
+    try {
+      s.send(text)
+    } catch {
+      this.detach(s)
+    }
   }
 
   /**
-   * A room topic's change: every subscriber passes the gate again, in one call. One who may no longer follow
-   * it (left, removed, signed out) is skipped without a word: an answer now would tell them the room was
-   * active. Their subscription stays (within MAX_TOPICS_PER_SOCKET), so one who rejoins hears the next change
-   * without subscribing again; a new session's subscribe replaces the old token. A failing gate is asked
-   * again once a second later; then the change is skipped, and the subscriptions kept.
+   * A gated change of `topic`: every subscriber passes the gate again, in one call, for `gateTopic` (the room
+   * topic itself, or a private room's change for the plain thread's followers, of whom only those with a
+   * session are asked). One who may no longer follow it (left, removed, signed out) is skipped without a word:
+   * an answer now would tell them the room was active. Their subscription stays (within
+   * MAX_TOPICS_PER_SOCKET), so one who rejoins hears the next change without subscribing again; a new
+   * session's subscribe replaces the old token. A failing gate is asked again once a second later; then the
+   * change is skipped, and the subscriptions kept.
    */
-  private deliverGated(topic: string, sendTo: (s: HubSocket) => void, retry = true) {
-    const subs = [...(this.topics.get(topic) ?? [])].map((s) => {
-      const state = this.sockets.get(s)
-      return { s, state, ask: state?.asks.get(topic) }
-    })
+  private deliverGated(topic: string, gateTopic = topic, retry = true) {
+    const subs = [...(this.topics.get(topic) ?? [])]
+      .map((s) => {
+        const state = this.sockets.get(s)
+        return { s, state, ask: state?.asks.get(topic), token: state?.topics.get(topic) ?? null }
+      })
+      .filter((x) => x.token || gateTopic === topic)
     if (!subs.length) return
     this.pass(
-      topic,
-      subs.map((x) => x.state?.topics.get(topic) ?? null),
+      gateTopic,
+      subs.map((x) => x.token),
     ).then((oks) => {
-      if (!oks) return void (retry && setTimeout(() => this.deliverGated(topic, sendTo, false), GATE_RETRY_MS[0]))
-      subs.forEach(({ s, state, ask }, i) => {
-        if (this.sockets.get(s) !== state || state?.asks.get(topic) !== ask || !this.topics.get(topic)?.has(s)) return
-        if (oks[i]) sendTo(s)
+      if (!oks) return void (retry && setTimeout(() => this.deliverGated(topic, gateTopic, false), GATE_RETRY_MS[0]))
+      const text = changed(topic)
+      subs.forEach(({ s, state, ask, token }, i) => {
+        // Closed, unsubscribed, or subscribed again (another session) while the gate was asked: skipped.
+        if (this.sockets.get(s) !== state || state?.asks.get(topic) !== ask || state?.topics.get(topic) !== token || !this.topics.get(topic)?.has(s)) return
+        if (oks[i]) this.sendText(s, text)
       })
     })
   }

@@ -71,21 +71,20 @@ export async function whoSeesPrivateRoom(ctx: ServiceContext, roomId: string, ve
   const asking = callers.filter((c): c is Caller => !!c && !c.operator)
   if (!asking.length) return callers.map((c) => !!c?.operator)
   const owner = (await db.selectFrom('venues').select('owner_account_id').where('id', '=', venueId).executeTakeFirst())?.owner_account_id
-  const others = [...new Set(asking.map((c) => c.accountId).filter((a) => a !== owner))]
-  const members = new Set(
-    others.length
-      ? (
-          await db
-            .selectFrom('room_members')
-            .select('account_id')
-            .where('room_id', '=', roomId)
-            .where('left_at', 'is', null)
-            .where('account_id', 'in', others)
-            .execute()
-        ).map((r) => r.account_id)
-      : [],
+  const members = await activeMembers(
+    db,
+    roomId,
+    asking.map((c) => c.accountId).filter((a) => a !== owner),
   )
   return callers.map((c) => !!c && (c.operator || c.accountId === owner || members.has(c.accountId)))
+}
+
+/** Which of these accounts are the room's active members (joined, not left). */
+export async function activeMembers(db: Kysely<Database>, roomId: string, accounts: string[]): Promise<Set<string>> {
+  const ids = [...new Set(accounts)]
+  if (!ids.length) return new Set()
+  const rows = await db.selectFrom('room_members').select('account_id').where('room_id', '=', roomId).where('left_at', 'is', null).where('account_id', 'in', ids).execute()
+  return new Set(rows.map((r) => r.account_id))
 }
 
 export interface NewRoom {

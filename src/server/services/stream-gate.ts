@@ -5,11 +5,14 @@
  * Anything else, an unknown room included, is refused alike (with the same statements), so a refusal does not
  * confirm that a private room exists. The hub asks again before each delivery of a room topic, so a member who
  * leaves, is removed or signs out stops hearing the room at its next change.
+ * A private room's change on the plain thread (`private:<roomId>:thread:…`, asked for the plain thread's
+ * followers) passes only for the room's active members: the plain thread shows a private room's posts to its
+ * members alone (visibility.ts), not to its venue's owner or an operator, who follow the room's own topic.
  */
-import { roomOfTopic } from '../../contract/paths.ts'
+import { privateRoomChangeOf, roomOfTopic } from '../../contract/paths.ts'
 import { callersOfTokens } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
-import { whoSeesPrivateRoom } from './rooms.ts'
+import { activeMembers, whoSeesPrivateRoom } from './rooms.ts'
 
 /**
  * For one topic, whether each of these sessions (the tokens the subscribe messages carried, or null) may
@@ -21,6 +24,16 @@ export type TopicGate = (topic: string, tokens: (string | null)[]) => Promise<bo
 export function streamGate(ctx: ServiceContext): TopicGate {
   return async (topic, tokens) => {
     const all = (ok: boolean) => tokens.map(() => ok)
+    const change = privateRoomChangeOf(topic)
+    if (change) {
+      const callers = await callersOfTokens(ctx, new Set(tokens.filter((t): t is string => !!t)))
+      const members = await activeMembers(
+        ctx.db,
+        change.roomId,
+        [...callers.values()].map((c) => c.accountId),
+      )
+      return tokens.map((t) => !!t && members.has(callers.get(t)?.accountId ?? ''))
+    }
     const roomId = roomOfTopic(topic)
     if (!roomId) return all(!topic.startsWith('room:'))
     const room = await ctx.db.selectFrom('rooms').select(['id', 'venue_id', 'visibility']).where('id', '=', roomId).executeTakeFirst()

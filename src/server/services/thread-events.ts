@@ -8,10 +8,13 @@
  *   post in a private room shares its subject's thread with the public one, so publishing its activity there
  *   would tell an outsider when a private room is active on that subject (§7 keeps a private room's existence
  *   unconfirmed to outsiders). A change in a room therefore also goes out on the room's own topic
- *   (`room:<roomId>:thread:…`), and a private room's change ONLY there: the stream lets a socket follow a
- *   private room's topic only with a session that may read the room (services/stream-gate.ts).
+ *   (`room:<roomId>:thread:…`), and a private room's change never on the public topic for everyone: it is
+ *   published as `private:<roomId>:thread:…`, which the hub hands to the room topic's followers with a
+ *   session that may read the room, and to the plain thread's followers whose session is a member (the plain
+ *   thread shows members the room's posts, so it changed for them: §6.1). Both are asked of the gate
+ *   (services/stream-gate.ts) before each delivery.
  */
-import { roomThreadTopic, threadTopic } from '../../contract/paths.ts'
+import { privateRoomChangeTopic, roomThreadTopic, threadTopic } from '../../contract/paths.ts'
 import type { ServiceContext } from '../context.ts'
 
 /** A thread a write changed: its subject, and whether the change is inside a private room. */
@@ -23,12 +26,15 @@ export interface ChangedThread {
   room_id?: string | null
 }
 
-/** Publishes each changed thread's topics once (a private room's only on its room topic); never throws. */
+/** Publishes each changed thread's topics once (a private room's only as its `private:` topic); never throws. */
 export async function publishThreads(ctx: ServiceContext, threads: Iterable<ChangedThread>): Promise<void> {
   const topics = new Set<string>()
   for (const t of threads) {
-    if (!t.room_private) topics.add(threadTopic(t.subject_type, t.subject_ref))
-    if (t.room_id) topics.add(roomThreadTopic(t.room_id, t.subject_type, t.subject_ref))
+    if (t.room_private && t.room_id) topics.add(privateRoomChangeTopic(t.room_id, t.subject_type, t.subject_ref))
+    else {
+      topics.add(threadTopic(t.subject_type, t.subject_ref))
+      if (t.room_id) topics.add(roomThreadTopic(t.room_id, t.subject_type, t.subject_ref))
+    }
   }
   for (const topic of topics) {
     try {
