@@ -36,8 +36,35 @@ describe('for-you: parameters', () => {
     expectError(await rail({ limit: 101 }), 400, 'validation-failed', /limit/)
     expectError(await rail({ subjectType: 'category' }), 400, 'validation-failed', /subjectRef/)
     expectError(await rail({ subjectRef: 'weather' }), 400, 'validation-failed', /subjectType/)
-    expectError(await rail({ subjectType: 'event', subjectRef: `0x${'1'.repeat(64)}` }), 400, 'validation-failed', /taxonomy node/)
+    expectError(await rail({ subjectType: 'event', subjectRef: '0x12' }), 400, 'validation-failed', /market id/)
     expectError(await rail({ room: 'not a room' }), 400, 'validation-failed', /room/)
+  })
+})
+
+describe('for-you: a market subject', () => {
+  it('§4.2 forYou { subjectType, subjectRef } on a market (subjectType event, as <vk-community-takes scope="subject"> passes it on a market page): the markets around it, those on its facet node, and never the market itself', async () => {
+    const ref = uniqueRef('cat')
+    const node = [{ type: 'category' as const, ref }]
+    const subject = await addMarket(svc, { nodes: node, closesAt: inDays(1) })
+    const near = await addMarket(svc, { nodes: node, closesAt: inDays(2) })
+    const elsewhere = await addMarket(svc, { nodes: [{ type: 'category' as const, ref: uniqueRef('cat') }], closesAt: inDays(1) })
+    const r = await rail({ subjectType: 'event', subjectRef: subject.id.toUpperCase().replace('0X', '0x') })
+    assert.equal(r.status, 200, JSON.stringify(r.body))
+    const ids = r.body.items.map((i: { marketId: string }) => i.marketId)
+    assert.ok(ids.includes(near.id), 'a market on the same node')
+    assert.ok(!ids.includes(subject.id), 'not the market itself')
+    assert.ok(!ids.includes(elsewhere.id), 'not a market on another node')
+    // Control: the same node's rail holds the subject market.
+    const byNode = await rail({ subjectType: 'category', subjectRef: ref })
+    assert.deepEqual(pairs(byNode.body).map(([id]: [string, string]) => id), [subject.id, near.id])
+  })
+
+  it('§5.1 "Reads fail open": an unknown market narrows nothing (the rail is the unscoped one)', async () => {
+    const unknown = `0x${'7'.repeat(64)}`
+    const r = await rail({ subjectType: 'event', subjectRef: unknown, limit: 100 })
+    assert.equal(r.status, 200, JSON.stringify(r.body))
+    const all = await rail({ limit: 100 })
+    assert.deepEqual(r.body.items, all.body.items)
   })
 })
 

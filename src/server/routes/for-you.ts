@@ -1,7 +1,7 @@
 /** `GET /v1/social/for-you`: the discovery rail (§2.3, §4.2 `forYou`). */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { NODE_TYPES, type NodeType } from '../../contract/ids.ts'
+import type { NodeType } from '../../contract/ids.ts'
 import { FOR_YOU_PARAMS } from '../../contract/params.ts'
 import { PATHS } from '../../contract/paths.ts'
 import type { NodeRef } from '../../contract/types.ts'
@@ -26,23 +26,24 @@ export function forYouRoutes(ctx: ServiceContext) {
   app.get(PATHS.forYou, async (c) => {
     const q = parseQuery(c, FOR_YOU_PARAMS, forYouQuery)
     const nodes: NodeRef[] = []
+    let except: string | undefined
     if ((q.subjectType === undefined) !== (q.subjectRef === undefined)) {
       const missing = q.subjectType === undefined ? 'subjectType' : 'subjectRef'
       throw new ApiError(400, 'validation-failed', `a subject needs both 'subjectType' and 'subjectRef'; '${missing}' is missing`, { param: missing })
     }
-    if (q.subjectType !== undefined) {
-      if (q.subjectType === 'event')
-        throw new ApiError(400, 'validation-failed', `'subjectType' must be a taxonomy node (${NODE_TYPES.join(', ')}): the rail narrows to a node's markets`, {
-          param: 'subjectType',
-        })
-      nodes.push({ type: q.subjectType as NodeType, ref: checkSubject(q.subjectType, q.subjectRef!) })
-    }
+    if (q.subjectType === 'event') {
+      // A market: the markets around it (its facet's), not itself. An unknown market narrows nothing (reads fail open).
+      except = checkSubject(q.subjectType, q.subjectRef!)
+      const facet = (await ctx.chain.markets([except])).get(except)?.facet
+      if (facet) nodes.push(facet)
+    } else if (q.subjectType !== undefined) nodes.push({ type: q.subjectType as NodeType, ref: checkSubject(q.subjectType, q.subjectRef!) })
     const caller = await resolveCaller(ctx, c, false)
     if (q.room) nodes.push((await resolveRoom(ctx, q.room, await venueOfRead(ctx, c), caller)).subject)
     return c.json(
       await forYouRail(ctx, {
         reader: caller ? { accountId: caller.accountId, wallets: caller.wallets } : null,
         nodes,
+        except,
         limit: q.limit ?? FOR_YOU_DEFAULT_LIMIT,
       }),
     )

@@ -8,7 +8,9 @@
  * - `trending`: open markets with the most trades in the last 24 h.
  * The rail interleaves the reasons one at a time in that order, so no reason crowds out the others.
  * "Open" means unresolved and not past its closing time. `nodes` narrows every reason to markets on all
- * of them (a room's node, a subject node). `personalized` is true exactly when the reader is signed in.
+ * of them (a room's node, a subject node; a market subject gives its facet, and `except` leaves the market
+ * itself out: the rail beside a market's thread is about the markets around it). `personalized` is true
+ * exactly when the reader is signed in.
  */
 import { sql, type ExpressionBuilder } from 'kysely'
 import { LIMITS } from '../../contract/limits.ts'
@@ -24,15 +26,17 @@ export interface ForYouRequest {
   reader: { accountId: string; wallets: string[] } | null
   /** Narrow to markets on every one of these nodes. */
   nodes: NodeRef[]
+  /** A market left out (the subject market of the page). */
+  except?: string
   limit: number
 }
 
 type MarketsEb = ExpressionBuilder<Database & { m: Database['markets'] }, 'm'>
 
-/** Markets on every given node. */
-const onNodes = (nodes: NodeRef[]) => (eb: MarketsEb) =>
-  eb.and(
-    nodes.map((n) =>
+/** Markets on every node of the request, other than the one it leaves out. */
+const narrowed = (req: ForYouRequest) => (eb: MarketsEb) =>
+  eb.and([
+    ...req.nodes.map((n) =>
       eb.exists(
         eb
           .selectFrom('market_nodes as mn')
@@ -42,7 +46,8 @@ const onNodes = (nodes: NodeRef[]) => (eb: MarketsEb) =>
           .where('mn.node_ref', '=', n.ref),
       ),
     ),
-  )
+    ...(req.except ? [eb('m.id', '<>', req.except)] : []),
+  ])
 
 const isOpen = (now: Date) => (eb: MarketsEb) => eb.and([eb('m.result', 'is', null), eb.or([eb('m.closes_at', 'is', null), eb('m.closes_at', '>', now)])])
 
@@ -56,7 +61,7 @@ async function held(ctx: ServiceContext, req: ForYouRequest): Promise<ForYouItem
     .where(({ exists, selectFrom }) =>
       exists(selectFrom('positions as ps').select('ps.market_id').whereRef('ps.market_id', '=', 'm.id').where('ps.wallet', 'in', wallets).where('ps.size', '>', '0')),
     )
-    .where(onNodes(req.nodes))
+    .where(narrowed(req))
     .orderBy(sql`m.closes_at asc nulls last`)
     .orderBy('m.id')
     .limit(req.limit)
@@ -75,7 +80,7 @@ async function followed(ctx: ServiceContext, req: ForYouRequest): Promise<ForYou
     .distinctOn('m.id')
     .where('f.account_id', '=', req.reader.accountId)
     .where(isOpen(now))
-    .where(onNodes(req.nodes))
+    .where(narrowed(req))
     .orderBy('m.id')
     .orderBy('f.created_at')
     .orderBy('fn.node_type')
@@ -98,7 +103,7 @@ async function closingSoon(ctx: ServiceContext, req: ForYouRequest): Promise<For
     .where('m.result', 'is', null)
     .where('m.closes_at', '>', now)
     .where('m.closes_at', '<=', new Date(now.getTime() + LIMITS.closingSoonMs))
-    .where(onNodes(req.nodes))
+    .where(narrowed(req))
     .orderBy('m.closes_at')
     .orderBy('m.id')
     .limit(req.limit)
@@ -115,7 +120,7 @@ async function trending(ctx: ServiceContext, req: ForYouRequest): Promise<ForYou
     .where('t.at', '>', new Date(now.getTime() - TRENDING_WINDOW_MS))
     .where('t.at', '<=', now)
     .where(isOpen(now))
-    .where(onNodes(req.nodes))
+    .where(narrowed(req))
     .groupBy('m.id')
     .orderBy('n', 'desc')
     .orderBy('m.id')
