@@ -62,6 +62,11 @@ export interface TakePromptValue {
   side: number | null
   /** The side's label (displayLabel over label), null until the market is known. */
   outcomeLabel: string | null
+  /**
+   * The market's other sides' labels and displayLabels (empty until the market is known): a venue's own label
+   * for the side (`<vk-take-prompt outcome-label>`) that names one of these is not this side's.
+   */
+  otherLabels: (string | undefined)[]
   /** The title of the market it asks about (so the reader knows what the take is on), null until known. */
   marketTitle: string | null
   /**
@@ -227,6 +232,7 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
         marketId: o?.marketId ?? null,
         side: o?.side ?? null,
         outcomeLabel: m && o ? sideLabel(m.outcomes, o.side) : null,
+        otherLabels: m && o ? m.outcomes.flatMap((x, i) => (i == o.side ? [] : [x.label, x.displayLabel])) : [],
         marketTitle: m?.title ?? null,
         otherSideLabel: m && o && h != null && h !== o.side ? sideLabel(m.outcomes, h) : null,
         skip: () => {

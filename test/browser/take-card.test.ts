@@ -676,19 +676,25 @@ describe('<vk-take-card>', () => {
     await expect(el).to.be.accessible()
   })
 
-  it('§3.1 "a hidden post … the author still sees it": on a post hidden by reports, its author\'s card says it is hidden from others while it is reviewed; a visible post has no such notice', async () => {
+  it('§3.1 "Rules while hidden: the post remains visible to its author": its author\'s card says it is hidden from others, which is true of each way a post is hidden (reports reaching the threshold, pending review; an operator\'s removal, everywhere), so it names no one of them; a visible post has no such notice', async () => {
     const vk = await makeVk()
     const s = await service()
     const { post, author, market } = await take()
     for (let i = 0; i < 3; i++) await (await s.signedIn()).reportPost(post.id, 'spam')
-    const mine = (await author.posts('event', market.id)).posts.find((p) => p.id === post.id)
-    expect(mine?.hidden, 'the author reads the post as hidden').to.equal(true)
+    const removed = await author.createPost('event', market.id, 'removed everywhere')
+    await (await s.signedIn({}, s.operator())).mod.remove(removed.id)
+    const own = (await author.posts('event', market.id)).posts
+    const mine = own.find((p) => p.id === post.id)
+    expect(mine?.hidden, 'the author reads the reported post as hidden').to.equal(true)
+    expect(own.find((p) => p.id === removed.id)?.hidden, 'and the removed one').to.equal(true)
     await vk.signIn(author.w)
-    const el = await card(mine!, { viewer: author.w.wallet })
-    await until(() => part(el, 'body'), 'card drawn')
-    const notices = deepAll(el, '[part~="notice"]').map(text)
-    expect(notices).to.deep.equal(['Hidden from others while it is reviewed'])
-    await expect(el).to.be.accessible()
+    for (const p of [mine!, own.find((p) => p.id === removed.id)!]) {
+      const el = await card(p, { viewer: author.w.wallet })
+      await until(() => part(el, 'body'), 'card drawn')
+      const notices = deepAll(el, '[part~="notice"]').map(text)
+      expect(notices).to.deep.equal(['Hidden from others'])
+      await expect(el).to.be.accessible()
+    }
     // Control: the same post, not hidden.
     const visible = await card({ ...mine!, hidden: undefined }, { viewer: author.w.wallet })
     await until(() => part(visible, 'body'), 'card drawn')

@@ -209,6 +209,23 @@ describe('<vk-take-prompt> (§3.4)', () => {
     expect(title(el)).to.equal('Why Rain?')
   })
 
+  it('§3.4 the prompt asks about the "wallet, market and side" bought: a venue `outcome-label` that is another side\'s label or displayLabel on that market (set for one side, then the other bought) gives way to the bought side\'s; the same label on its own side is used', async () => {
+    const vk = await makeVk()
+    const { s, w } = await buyer(vk)
+    const m = await s.addMarket({ outcomes: [{ label: 'Yes', displayLabel: 'Above' }, { label: 'No', displayLabel: 'Below' }] })
+    const el = await page(vk, 'Above', m.id)
+    vk.buySettled({ wallet: w.wallet, marketId: m.id, side: 1 })
+    await until(() => isOpen(el) && title(el) === 'Why Below?', 'the side bought, not the venue label of the other side')
+    el.outcomeLabel = 'Yes'
+    await el.updateComplete
+    expect(title(el)).to.equal('Why Below?', "another side's label too")
+    deep<HTMLButtonElement>(el, '[part="skip"]')!.click()
+    await until(() => !isOpen(el), 'answered')
+    vk.buySettled({ wallet: w.wallet, marketId: m.id, side: 0 })
+    await until(() => isOpen(el), 'open for the other side')
+    expect(title(el)).to.equal('Why Yes?', "the venue's label on its own side (its label, where the market shows Above)")
+  })
+
   it('issue 7 rule 2: a failed post keeps the prompt open with the reason, and Skip still answers in one tap', async () => {
     const vk = await makeVk()
     const { w, market } = await buyer(vk)
@@ -349,13 +366,14 @@ describe('<vk-take-prompt> (§3.4)', () => {
     await expect(any).to.be.accessible()
     deep<HTMLButtonElement>(any, '[part="skip"]')!.click()
     await until(() => !isOpen(any) && !isOpen(onBtc), 'answered everywhere')
-    // A buy on ETH: Below (its displayLabel), on the unscoped prompt too, and the venue's label on its own market's prompt.
+    // A buy on ETH: Below (its displayLabel), on the unscoped prompt and on the ETH page's too, whose venue label
+    // ("Above") names the other side: the question names the side bought.
     vk.buySettled({ wallet: w.wallet, marketId: eth.id, side: 1 })
     await until(() => isOpen(any) && title(any) === 'Why Below?' && deep(any, '[part="market"]'), 'open on ETH with its label')
     expect(marketLine(any)).to.equal('About: ETH above 4k on Friday?')
     expect(deepText(any)).to.not.include('Bitcoin')
     await until(() => isOpen(onEth), 'the ETH page asks too')
-    expect(title(onEth)).to.equal('Why Above?')
+    expect(title(onEth)).to.equal('Why Below?')
     expect(isOpen(onBtc)).to.equal(false)
     // A static outcome-label without market-id never relabels another market's side.
     const unscoped = await page(vk, 'Yes')

@@ -105,6 +105,26 @@ describe('comments (§2.7)', () => {
     off()
   })
 
+  it('§6.1 "fires when the thread changes" for a private room\'s member on the plain market thread, which shows them the room\'s posts: another member\'s post in the room arrives live', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const v = await env.h.venue()
+    const room = await env.h.room(v, { type: 'topic', ref: `inner-${v.venueId}` }, 'private')
+    const m = await env.h.addMarket()
+    const member = await signInOn(vk, env)
+    const add = await fetch(`${env.svc.url}/v1/rooms/${room}/members/${member.wallet}`, { method: 'PUT', headers: { authorization: `Bearer ${v.owner.session!.token}` } })
+    assert.equal(add.status, 200)
+    const s = vk.comments('event', m.id)
+    const off = mount(s)
+    await until(s, (x) => !x.loading && !x.error, 5000, 'the plain thread read')
+    await new Promise((r) => setTimeout(r, 300))
+    const p = await v.owner.createPost('event', m.id, 'members only', null, { room })
+    const got = await until(s, (x) => x.newCount === 1, 5000, 'newCount 1 on the plain thread')
+    got.showNew()
+    assert.deepEqual(ids(s.get().posts), [p.id])
+    off()
+  })
+
   it('§6.1 a thread in `room: \'self\'` (the venue key\'s room) follows that room\'s topic once the first page names the room, and sees its posts live', async (t) => {
     const v = await env.h.venue()
     const vk = page(env, { config: { apiKey: v.key } })
@@ -121,6 +141,26 @@ describe('comments (§2.7)', () => {
     s.get().showNew()
     assert.deepEqual(ids(s.get().posts), [p.id])
     off()
+  })
+
+  it('§4.3 useComments { includeReplies, venue }: the thread read asks for them, on its first page and on the next (a venue\'s hides hold, and replies stay out when asked)', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    const { m } = await thread(3)
+    const venue = (await env.h.venue()).venueId
+    const s = vk.comments('event', m.id, { includeReplies: false, venue, limit: 2 })
+    t.after(mount(s))
+    await until(s, (v) => v.posts.length === 2 && v.hasMore)
+    s.get().loadMore()
+    await until(s, (v) => v.posts.length === 3)
+    const reads = spy.to('/v1/social/posts', 'GET').filter((c) => c.url.pathname === '/v1/social/posts')
+    assert.equal(reads.length, 2)
+    for (const r of reads) {
+      assert.equal(r.url.searchParams.get('includeReplies'), 'false')
+      assert.equal(r.url.searchParams.get('venue'), venue)
+    }
+    assert.ok(reads[1].url.searchParams.get('cursor'), 'the second is the next page')
   })
 
   it('§4.2 "cursor-paged": the third page is read from the cursor of the second (the last page loaded), not the first, also after page 1 was read again', async (t) => {

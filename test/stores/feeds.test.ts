@@ -342,6 +342,22 @@ describe('roomFeed (§4.4.5)', () => {
     assert.deepEqual(v.markets.map((m) => m.id), [other.id, held.id])
   })
 
+  it('§4.3 useRoomFeed { marketLimit }: the room\'s For-you rail holds at most that many markets (its read asks for that limit)', async (t) => {
+    const spy = spyFetch()
+    const venue = await env.h.venue()
+    const node = { type: 'category' as const, ref: freshRef('limit') }
+    const roomId = await env.h.room(venue, node)
+    const at = (h: number) => new Date(Date.now() + h * 3600_000).toISOString()
+    for (let h = 1; h <= 4; h++) await env.h.addMarket({ nodes: [node], closesAt: at(h) })
+    const vk = page(env, { fetch: spy.fetch, config: { apiKey: venue.key } })
+    t.after(() => vk.dispose())
+    const s = vk.roomFeed(roomId, { marketLimit: 2 })
+    t.after(mount(s))
+    const v = await until(s, (v) => !!v.forYou && !v.loading)
+    assert.equal(v.forYou!.items.length, 2)
+    assert.equal(spy.to('/v1/social/for-you')[0].url.searchParams.get('limit'), '2')
+  })
+
   it('§7 "Thread or board of a private room read by an outsider: 404": roomFeed gives notFound, not an error', async (t) => {
     const venue = await env.h.venue()
     const roomId = await env.h.room(venue, { type: 'category', ref: freshRef('priv') }, 'private')

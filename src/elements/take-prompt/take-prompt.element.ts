@@ -69,7 +69,9 @@ export class VkTakePrompt extends VkElement {
   declare marketId: string | undefined
   /**
    * The side's label as the venue shows it ('Yes', 'Above'). Used only with `market-id` (it names a side of
-   * that market); otherwise the side is the bought market's `displayLabel ?? label`.
+   * that market), and not when it is another side's label or displayLabel on that market (a label set for
+   * one side, then the other side bought): the question always names the side bought. Otherwise the side
+   * is the bought market's `displayLabel ?? label`.
    */
   declare outcomeLabel: string | undefined
   /** Overrides of the `room` strings slice. */
@@ -111,7 +113,8 @@ export class VkTakePrompt extends VkElement {
   }
 
   #question(p: TakePromptValue): string {
-    const side = (this.marketId && this.outcomeLabel) || p.outcomeLabel
+    const own = this.marketId && this.outcomeLabel
+    const side = (own && !p.otherLabels.includes(own) && own) || p.outcomeLabel
     return side ? this.#str.t('promptTitle', { side }) : this.#str.t('promptTitleAnySide')
   }
 

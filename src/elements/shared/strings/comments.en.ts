@@ -38,7 +38,7 @@ export const commentsEn = {
   /** Read after Tail, by screen readers only; its brackets are part of the text, so a locale can use its own. */
   tailLabel: '(Take the same side: {side})',
   edited: 'edited',
-  hiddenNotice: 'Hidden from others while it is reviewed',
+  hiddenNotice: 'Hidden from others',
   fromSeries: 'From another round',
   stance: '{side} · {size} at {price}',
   stanceLabel: 'Held {side} when writing',

@@ -38,7 +38,7 @@ export const commentsEs: CommentsStrings = {
   tail: 'Copiar',
   tailLabel: '(Tomar el mismo lado: {side})',
   edited: 'editado',
-  hiddenNotice: 'Oculta para los demás mientras se revisa',
+  hiddenNotice: 'Oculta para los demás',
   fromSeries: 'De otra ronda',
   stance: '{side} · {size} a {price}',
   stanceLabel: 'Tenía {side} al escribir',
