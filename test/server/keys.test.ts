@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { createHash } from 'node:crypto'
 import { RESERVED_VENUE_IDS, VENUE_KEY_RE } from '../../src/contract/ids.ts'
-import { call, expectError, signIn, startTestService, type TestService } from '../helpers/service.ts'
+import { call, expectError, newWallet, signIn, startTestService, type TestService } from '../helpers/service.ts'
 import { claimVenue, newVenueId } from '../helpers/venues.ts'
 
 let svc: TestService
@@ -298,6 +298,32 @@ describe('keys at the gateway', () => {
     assert.deepEqual(anon.body, { venueId: null, attributed: false, sponsored: false, enforcement: false })
     const unknownVenue = await signIn(svc, undefined, newVenueId())
     assert.equal((await call(svc, 'GET', '/v1/gateway/sponsorship', { token: unknownVenue.token })).body.sponsored, false, 'a venue with no grant is not sponsored')
+  })
+
+  it('§5.3 a key "binds the venue at the gateway", §5.4 the claimed venue only "Without a key": a keyed sign-in\'s session is the key\'s venue\'s (also used later without the key), a claim of another venue with a key is 400 and signs no one in, and a key that is not live is 401', async () => {
+    const v = await claimVenue(svc)
+    const other = await claimVenue(svc)
+    const signInWith = async (body: Record<string, unknown>, key?: string) => {
+      const w = newWallet()
+      const n = await call(svc, 'POST', '/v1/auth/nonce', { body: { address: w.address } })
+      const signature = await w.signMessage({ message: n.body.message })
+      return call(svc, 'POST', '/v1/auth/verify', { key, body: { message: n.body.message, signature, ...body } })
+    }
+    for (const body of [{}, { venueId: v.venueId }]) {
+      const r = await signInWith(body, v.key)
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+      assert.equal((await call(svc, 'GET', '/v1/me', { token: r.body.token })).body.venueId, v.venueId)
+      const later = await call(svc, 'GET', '/v1/gateway/sponsorship', { token: r.body.token })
+      assert.equal(later.body.venueId, v.venueId, 'the session keeps the key\'s venue without the key')
+    }
+    const sessions = async () => Number((await sql<{ n: number }>`select count(*)::int as n from sessions`.execute(svc.ctx.db)).rows[0].n)
+    const before = await sessions()
+    expectError(await signInWith({ venueId: other.venueId }, v.key), 400, 'validation-failed', /venue key's own venue/)
+    expectError(await signInWith({}, `pck_${'0'.repeat(64)}`), 401, 'invalid-venue-key')
+    assert.equal(await sessions(), before, 'no session was made')
+    // Without a key the claim still binds (§5.4).
+    const keyless = await signInWith({ venueId: other.venueId })
+    assert.equal((await call(svc, 'GET', '/v1/me', { token: keyless.body.token })).body.venueId, other.venueId)
   })
 
   it('§5.4 "sponsored trading stops when key enforcement is switched on": keyless sessions get no sponsorship; keyed ones keep it', async () => {

@@ -9,6 +9,7 @@ import { parseBody, zText, zVenueId, zWallet } from '../http/validate.ts'
 import { createSession, issueNonce, requireCaller, verifySignedMessage } from '../auth/session.ts'
 import { profilesFor } from '../services/profiles.ts'
 import { linkWallet } from '../services/accounts.ts'
+import { venueKeyOf } from '../services/venue-of-request.ts'
 
 const zSignature = z.string().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a hex signature')
 const nonceBody = z.strictObject({ address: zWallet })
@@ -34,8 +35,13 @@ export function authRoutes(ctx: ServiceContext) {
 
   app.post(PATHS.authVerify, async (c) => {
     const body = await parseBody(c, verifyBody)
+    // §5.3 a live key "binds the venue at the gateway": a keyed sign-in's session is the key's venue's, and a
+    // claim of another venue is refused (§5.4: the client's claim binds only without a key).
+    const keyed = await venueKeyOf(ctx, c)
+    if (keyed && body.venueId && body.venueId !== keyed.venueId)
+      throw new ApiError(400, 'validation-failed', `'venueId' must be the venue key's own venue ('${keyed.venueId}'), or left out`, { param: 'venueId' })
     const wallet = await verifySignedMessage(ctx, body.message, body.signature)
-    return c.json(await createSession(ctx, wallet, body.venueId ?? null))
+    return c.json(await createSession(ctx, wallet, keyed?.venueId ?? body.venueId ?? null))
   })
 
   app.post(PATHS.authLink, async (c) => {
