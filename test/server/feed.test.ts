@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { FEED_PARAMS } from '../../src/contract/params.ts'
+import { PATHS } from '../../src/contract/paths.ts'
 import { addMarket, call, expectError, signIn, startTestService, type TestService } from '../helpers/service.ts'
 import { accountOf, feed, makeRoom, makeVenue, makeVenueKey, settleTakes, uniqueRef, writePost } from '../helpers/feed-fixtures.ts'
 
@@ -283,6 +284,14 @@ describe('feed: rule 6 (sort=record)', () => {
     assert.equal(live.body.sort, 'live')
     assert.deepEqual(ids(live.body), [c.id, b.id, a.id])
     assert.ok(live.body.posts.every((p: any) => !('record' in p)))
+    // §2.1 "record only when feed sort is record": not on the market's thread, nor on an author's profile.
+    const thread = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)
+    assert.deepEqual(thread.body.posts.map((p: any) => p.id).sort(), [a.id, b.id, c.id].sort())
+    assert.ok(thread.body.posts.every((p: any) => !('record' in p)), 'thread')
+    const profile = await call(svc, 'GET', PATHS.profilePosts(r.body.posts[0].author))
+    assert.equal(profile.status, 200, JSON.stringify(profile.body))
+    assert.ok(profile.body.posts.length > 0)
+    assert.ok(profile.body.posts.every((p: any) => !('record' in p)), 'profile')
   })
 
   it('§4.1 rule 6 "it is never implied by room": a room feed without sort is live', async () => {
@@ -493,6 +502,43 @@ describe('feed: signals (§1.6)', () => {
     const e = await feed(svc, { subjectType: 'category', subjectRef: empty })
     assert.deepEqual(e.body.posts, [])
     assert.deepEqual(e.body.signals.map((x: any) => [x.marketId, x.attachTo, x.before]), [[lone.id, null, null]])
+  })
+
+  it('§2.2 a quiet row in `record` order ranks as a post whose author has no record: after the posts of authors with one, before the first unrecorded post that ranks below it live, and on exactly one page', async () => {
+    const ref = uniqueRef('cat')
+    const node = [{ type: 'category' as const, ref }]
+    const m = await addMarket(svc, { nodes: node })
+    const [plain1, plain2, recorded] = [await signIn(svc), await signIn(svc), await signIn(svc)]
+    await rankAt(recorded, ref, 3, 0)
+    // Oldest first: so every post ranks below the quiet row live, the recorded author's included.
+    const low = await writePost(svc, plain1, 'event', m.id, 'oldest, no record')
+    const high = await writePost(svc, plain2, 'event', m.id, 'newer, no record')
+    const top = await writePost(svc, recorded, 'event', m.id, 'by an author with a record')
+    const c = await signIn(svc)
+    await rankAt(c, ref)
+    const quiet = await addMarket(svc, { nodes: node })
+    await svc.chain.trade({ wallet: c.wallet, marketId: quiet.id, side: 0, size: 1n })
+    const quietRows = (body: any) => body.signals.filter((x: any) => x.marketId === quiet.id).map((x: any) => [x.attachTo, x.before])
+
+    const whole = await feed(svc, { subjectType: 'category', subjectRef: ref, sort: 'record' })
+    assert.deepEqual(ids(whole.body), [top.id, high.id, low.id])
+    assert.deepEqual(quietRows(whole.body), [[null, high.id]], 'below the recorded post, above the unrecorded ones')
+    const live = await feed(svc, { subjectType: 'category', subjectRef: ref })
+    assert.deepEqual(quietRows(live.body), [[null, live.body.posts[0].id]], 'live: above all three')
+
+    // One post a page: the quiet row is on the second page only, before its post.
+    const pages = []
+    let cursor: string | undefined
+    do {
+      const p = await feed(svc, { subjectType: 'category', subjectRef: ref, sort: 'record', limit: 1, ...(cursor ? { cursor } : {}) })
+      pages.push([ids(p.body), quietRows(p.body)])
+      cursor = p.body.nextCursor ?? undefined
+    } while (cursor)
+    assert.deepEqual(pages, [
+      [[top.id], []],
+      [[high.id], [[null, high.id]]],
+      [[low.id], []],
+    ])
   })
 
   it('§2.2 signals "are present for a taxonomy node and empty on a market\'s thread", and empty for global and following scopes', async () => {

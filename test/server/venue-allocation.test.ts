@@ -37,6 +37,15 @@ describe('operator-allocated venue ids', () => {
     expectError(await call(svc, 'POST', '/admin/keys', { token: other.token, body: { venueId: id, scopes: ['read'], label: 'x' } }), 409, 'venue-exists')
   })
 
+  it('§5.5 "ids starting prophecy or somnia are reserved and refused", and the platform names, to an operator too: allocation covers short ids, not reserved ones', async () => {
+    const operator = await signIn(svc, operatorKey)
+    for (const id of ['prophecy-labs', 'somnia-bets', 'gateway']) {
+      const r = await call(svc, 'POST', '/admin/keys', { token: operator.token, body: { venueId: id, scopes: ['read'], label: 'x', owner: newWallet().address } })
+      expectError(r, 403, 'venue-id-reserved')
+      assert.equal((await svc.ctx.db.selectFrom('venues').select('id').where('id', '=', id).execute()).length, 0)
+    }
+  })
+
   it("only an operator names another 'owner'", async () => {
     const u = await signIn(svc)
     const r = await call(svc, 'POST', '/admin/keys', { token: u.token, body: { venueId: `long-${randomHex(4)}`, scopes: ['read'], label: 'x', owner: newWallet().address } })

@@ -9,9 +9,10 @@
  * - Placement: a signal attaches to the highest post about its market in the whole feed, and so rides on
  *   the page holding that post. A market with no post in the feed gets a quiet row (attachTo null),
  *   ranked like a take written at the latest move with one agree per caller (core liveScore), and placed
- *   before the first post on the page that ranks below it (`before` null: after the last post). With
- *   `live` each quiet row lands on exactly one page (the one whose score range holds it); with `record`
- *   quiet rows go on the first page.
+ *   before the first post on the page that ranks below it (`before` null: after the last post). In `record`
+ *   order it has no author, so no record: it ranks as a post whose author has none (record score 0) with
+ *   that live score, below every post of an author with a record. Each quiet row lands on exactly one page,
+ *   the one whose range of the order's keys holds it.
  */
 import { sql } from 'kysely'
 import type { NodeRef, Signal } from '../../contract/types.ts'
@@ -104,6 +105,12 @@ export async function movesOnNode(ctx: ServiceContext, node: NodeRef): Promise<M
     .slice(0, SIGNAL_MOVES_MAX)
 }
 
+/** Whether keys `a` rank below keys `b` (compared in order, the first difference decides). */
+const ranksBelow = (a: number[], b: number[]) => {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i]
+  return false
+}
+
 /** Live rank of a quiet row: a take written at the latest move, one agree per caller. */
 export const signalScore = (m: Move) => liveScore({ createdAtMs: m.lastAt, agrees: m.count, replies: 0, isTake: true })
 
@@ -124,8 +131,11 @@ export async function callerSignals(ctx: ServiceContext, req: FeedRequest, node:
   const firstOnPage = new Map<string, string>()
   for (const r of page) if (r.market_id && !firstOnPage.has(r.market_id)) firstOnPage.set(r.market_id, r.id)
 
-  const upper = req.cursor ? Number(req.cursor[0]) : Infinity
-  const lower = hasMore ? page[page.length - 1].score : -Infinity
+  // The order's keys without the id: [live score], or [record score, live score] (feed-source.ts feedKeys).
+  const record = req.sort === 'record'
+  const keyOf = (r: RankedRow) => (record ? [Number(r.k0), Number(r.k1)] : [Number(r.k0)])
+  const upper = req.cursor ? req.cursor.slice(0, record ? 2 : 1).map(Number) : [Infinity]
+  const lower = hasMore ? keyOf(page[page.length - 1]) : [-Infinity]
   const out: Signal[] = []
   let quiet = 0
   for (const m of moves) {
@@ -135,11 +145,10 @@ export async function callerSignals(ctx: ServiceContext, req: FeedRequest, node:
       if (anchor && !inFeed.get(m.marketId)) out.push({ ...base, attachTo: anchor, before: null })
       continue
     }
-    const s = signalScore(m)
-    const onThisPage = req.sort === 'live' ? s <= upper && s > lower : !req.cursor
-    if (!onThisPage || quiet >= QUIET_SIGNALS_MAX) continue
+    const at = record ? [0, signalScore(m)] : [signalScore(m)]
+    if (!(ranksBelow(lower, at) && !ranksBelow(upper, at)) || quiet >= QUIET_SIGNALS_MAX) continue
     quiet++
-    out.push({ ...base, attachTo: null, before: page.find((r) => r.score < s)?.id ?? null })
+    out.push({ ...base, attachTo: null, before: page.find((r) => ranksBelow(keyOf(r), at))?.id ?? null })
   }
   const position = (s: Signal) => {
     const id = s.attachTo ?? s.before
