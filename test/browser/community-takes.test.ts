@@ -187,10 +187,16 @@ describe('<vk-community-takes>', () => {
     const f = await withSignals()
     const nodeMarkets = [f.a.id, f.b.id, f.settled.id, f.c.id].map((x) => x.toLowerCase())
     const notNode = (p: Post) => !nodeMarkets.includes(p.subjectRef.toLowerCase())
-    // Page 1 (one post, sort record) carries a quiet signal row, which includeSignal keeps.
-    const page1 = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'record', limit: 1 })
-    expect(page1.signals.some((x) => !x.attachTo), 'a quiet signal on page 1').to.equal(true)
-    expect(page1.nextCursor).to.be.a('string')
+    // The pages (one post each, sort record) carry a quiet signal row on one of them, which includeSignal keeps.
+    const quietOnPage: boolean[] = []
+    let cursor: string | null = null
+    do {
+      const p = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'record', limit: 1, ...(cursor ? { cursor } : {}) })
+      quietOnPage.push(p.signals.some((x) => !x.attachTo))
+      cursor = p.nextCursor
+    } while (cursor)
+    expect(quietOnPage.length, 'several pages').to.be.greaterThan(1)
+    expect(quietOnPage.filter(Boolean), 'a quiet signal on one page').to.have.length(1)
     const el = await mount({ scope: 'subject', ref: f.ref, fallback: true, sort: 'record', limit: 1, includePost: notNode })
     await until(() => deep(el, '[part~="notice"]') && rowIds(el).length > 0, "everyone's takes")
     expect(deepText(deep(el, '[part~="notice"]')!)).to.equal('Nothing here yet, so here are takes from everyone.')
@@ -262,25 +268,27 @@ describe('<vk-community-takes>', () => {
     expect(deepText(settledRow.querySelector('[part~="settlement"]')!)).to.equal('Settled: Yes · 1 right · 0 wrong')
   })
 
-  it('§2.2 "before … null means after the last post" of its own page: after Load more the quiet row stays between that page and the next', async () => {
+  it('§2.2 a quiet row is "placed before a post" of the page whose order holds it: in record order it has no record, so it comes after the ranked caller\'s settled take (page 1) and before the next page\'s first post, where Load more draws it', async () => {
     const vk = await makeVk()
     const f = await withSignals()
-    // Three agrees lift the settled take (the one ranked caller's, first by record) above the quiet row's live rank.
+    // Three agrees lift the settled take above the quiet row's live rank too: record order alone puts it first.
     for (let i = 0; i < 3; i++) await (await f.s.signedIn()).reactPost(f.settledTake.id, true)
     const first = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'record', limit: 1 })
     expect(first.posts.map((p) => p.id)).to.deep.equal([f.settledTake.id])
-    const quiet = first.signals.find((s) => !s.attachTo && s.marketId === f.c.id.toLowerCase())
-    expect(quiet?.before, 'page 1 places the quiet row after its last post').to.equal(null)
-    expect(first.nextCursor, 'a second page follows').to.be.a('string')
+    const quietOf = (p: { signals: { attachTo: string | null; marketId: string; before: string | null }[] }) => p.signals.find((s) => !s.attachTo && s.marketId === f.c.id.toLowerCase())
+    expect(quietOf(first), 'not on page 1').to.equal(undefined)
+    const second = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'record', limit: 1, cursor: first.nextCursor! })
+    expect(quietOf(second)?.before, "page 2 places it before its post").to.equal(second.posts[0].id)
 
     const el = await mount({ scope: 'subject', ref: f.ref, sort: 'record', limit: 1 })
-    await until(() => rowIds(el).length === 1 && deep(el, '[part~="signal-row"]'), 'first page')
+    await until(() => rowIds(el).length === 1 && deep(el, '[part~="more"]'), 'first page')
+    expect(deep(el, '[part~="signal-row"]'), 'no quiet row on page 1').to.equal(null)
     ;(deep(el, '[part~="more"]') as HTMLButtonElement).click()
-    await until(() => rowIds(el).length === 2, 'second page')
+    await until(() => rowIds(el).length === 2 && deep(el, '[part~="signal-row"]'), 'second page')
     const items = deepAll(el, '[part~="list"] > li')
     const at = items.indexOf(deep(el, '[part~="signal-row"]')!)
     expect(items[at - 1].id).to.equal(`vk-post-${f.settledTake.id}`)
-    expect(items[at + 1]?.id, 'not below the second page').to.equal(`vk-post-${rowIds(el)[1]}`)
+    expect(items[at + 1]?.id, 'before the second page\'s post').to.equal(`vk-post-${second.posts[0].id}`)
   })
 
   it('§4.4 rule 3 "emptyFallback=global (falls back to everyone\'s takes, with a notice, when a following or subject scope is empty)"', async () => {
