@@ -89,6 +89,7 @@ describe('<vk-community-takes>', () => {
     const all = await mount({ scope: 'subject', ref: f.ref })
     await until(() => rowIds(all).length === 3 && deep(all, '[part~="signal-row"]'), 'everything')
     expect(deepAll(all, '[part~="signal"]').length + deepAll(all, '[part~="signal-row"]').length).to.equal(2)
+    expect(deepText(deep(all, '[part~="signal-row"] [part~="market"]')!), "the quiet row's market, a part like every market button").to.equal(`C ${f.ref}`)
 
     const takesOnly = await mount({ scope: 'subject', ref: f.ref, includePost: (p) => !!p.stance, includeSignal: (s) => s.attachTo != null })
     await until(() => rowIds(takesOnly).length === 2, 'filtered')

@@ -525,11 +525,17 @@ describe('<vk-moderation-queue>', () => {
     await vk.signIn(owner)
     const el = await queue(venueId)
     await until(() => row(el, posts[0].id) && row(el, posts[1].id), 'both items')
-    const reasons = (id: string) => deep(row(el, id)!, '.reasons')
+    const reasons = (id: string) => deep(row(el, id)!, '[part="reasons"]')
     expect(!!reasons(posts[0].id) && !!reasons(posts[1].id), 'each row lists its reasons').to.equal(true)
     expect(reasons(posts[0].id)!.getAttribute('aria-label')).to.equal('Report reasons')
-    expect([...reasons(posts[0].id)!.querySelectorAll('li')].map((li) => deepText(li)).sort()).to.deep.equal(['off-topic insults', 'spam'])
-    expect([...reasons(posts[1].id)!.querySelectorAll('li')].map((li) => deepText(li))).to.deep.equal(['spam'])
+    const quoted = (id: string) => [...reasons(id)!.querySelectorAll('li')].map((li) => deepText(li)).sort()
+    expect(quoted(posts[0].id)).to.deep.equal(['“off-topic insults”', '“spam”'])
+    expect(quoted(posts[1].id)).to.deep.equal(['“spam”'])
+    // The quotation marks are the locale's, in the strings (reasonQuote), not in the style sheet.
+    el.strings = { reasonQuote: '«{reason}»' }
+    await el.updateComplete
+    expect(quoted(posts[1].id)).to.deep.equal(['«spam»'])
+    el.strings = null
     const flags = (id: string) => [...deep(row(el, id)!, '[part="flags"]')!.querySelectorAll('li')].map((li) => deepText(li))
     expect(flags(posts[1].id)).to.include('Removed everywhere')
     expect(flags(posts[0].id)).to.not.include('Removed everywhere')

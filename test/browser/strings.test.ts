@@ -14,6 +14,7 @@ import { commentsEn } from '../../src/elements/shared/strings/comments.en.ts'
 import { commentsEs } from '../../src/elements/shared/strings/comments.es.ts'
 import '../../src/elements/locales/es.ts'
 import { LOCALES } from '../../src/elements/shared/strings/index.ts'
+import { formatMessage } from '../../src/elements/shared/format.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { freshRef } from '../sdk/harness.ts'
 import { deep, deepAll, deepText, disposeVk, makeVk, nodeFeed, service, until } from './elements-env.ts'
@@ -153,6 +154,14 @@ describe('strings', () => {
     const same = Object.keys(commentsEn).filter((k) => commentsEn[k as keyof typeof commentsEn] === commentsEs[k as keyof typeof commentsEs])
     // Only pure placeholders (with their punctuation) may read the same in both.
     for (const k of same) expect(commentsEn[k as keyof typeof commentsEn], k).to.match(/^[{}#a-zA-Z ·]*\{[a-z]+\}[}:]?$/)
+  })
+
+  it('issue 6 rule 7 "Use Intl for … numbers": Spanish counts of right and wrong calls agree in number (Intl.PluralRules), on a record and a settlement line', () => {
+    for (const template of [LOCALES.es.room.record, LOCALES.es.comments.settlementTally]) {
+      expect(formatMessage(template, { right: 1, wrong: 1 }, 'es')).to.equal('1 acierto · 1 fallo')
+      expect(formatMessage(template, { right: 2, wrong: 0 }, 'es')).to.equal('2 aciertos · 0 fallos')
+      expect(formatMessage(template, { right: 1200, wrong: 3 }, 'es')).to.equal(`${new Intl.NumberFormat('es').format(1200)} aciertos · 3 fallos`)
+    }
   })
 
   it('a locale is registered by importing its module; English is built in', async () => {

@@ -329,6 +329,9 @@ describe('<vk-take-card>', () => {
     ;(part(el, 'delete') as HTMLButtonElement).click()
     await el.updateComplete
     const confirm = deepAll<HTMLButtonElement>(el, '.confirm button').find((b) => text(b) === 'Delete')!
+    // The confirmation's buttons carry the forms' parts, so a page styles them as it styles the others.
+    expect(confirm.getAttribute('part')).to.equal('submit')
+    expect(deepAll(el, '.confirm button').map((b) => b.getAttribute('part'))).to.deep.equal(['cancel', 'submit'])
     confirm.click()
     await until(() => !part(el, 'card'), 'card gone')
     expect((await vk.client.posts('event', post.subjectRef)).posts.some((p) => p.id === post.id)).to.equal(false)

@@ -77,6 +77,7 @@ export const AUTO_PAGES = 5
  * @csspart row - One take with its lines and replies (`id="vk-post-<id>"`).
  * @csspart signal - A signal line under a post.
  * @csspart signal-row - A quiet signal row of its own.
+ * @csspart market - A quiet row's market title (a button: `vk-open-market`).
  * @csspart settlement - A settlement line under a post.
  * @csspart replies - Replies under a take.
  * @csspart reply-row - One reply (`id="vk-post-<id>"`).
@@ -230,7 +231,7 @@ export class VkCommunityTakes extends VkFeedQuery {
       const title = v.titles[s.marketId.toLowerCase()]
       return html`<li part="signal-row" class="quiet">
         ${title
-          ? html`<button type="button" class="market" @click=${() => this.emit('vk-open-market', { marketId: s.marketId })}>${title}</button>`
+          ? html`<button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: s.marketId })}>${title}</button>`
           : nothing}
         <span>${this.#signalText(v, s)}</span>
       </li>`

@@ -26,6 +26,7 @@ const FOCUS_PAGES_MAX = 10
  * @csspart failure - The composer's failure line.
  * @csspart input - The composer's textarea.
  * @csspart submit - The composer's Post button.
+ * @csspart recover - Beside a room's refusal: 'Join and post' / 'Rejoin and post'.
  * @csspart hint - Signed out: the line under the composer asking the reader to sign in to post.
  * @csspart new-bar - The "N new" bar.
  * @csspart list - The list of posts.

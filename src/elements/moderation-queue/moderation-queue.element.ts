@@ -56,16 +56,21 @@ interface RowStatus {
  * @csspart tab - One tab.
  * @csspart list - The rows.
  * @csspart row - One queued post.
+ * @csspart meta - A row's author and time.
  * @csspart body - The post's text.
  * @csspart flags - Report count and hidden markers.
  * @csspart threshold-hidden - The 'hidden by reports' marker.
+ * @csspart reasons - A row's report reasons, each quoted (`reasonQuote`).
  * @csspart author-banned - The author is banned in the queue's scope (the row offers Unban, not Ban).
  * @csspart actions - The action buttons of a row.
  * @csspart action - One action button.
  * @csspart row-status - A row's pending or result line.
  * @csspart outcome - On an Actioned row, what was decided ('Reviewed: kept').
  * @csspart confirm - A row's Ban confirmation (names the author and the scope).
+ * @csspart confirm-cancel - The confirmation's Cancel button.
+ * @csspart confirm-ban - The confirmation's Ban button.
  * @csspart sign-in - Signed out: 'Sign in to moderate.' and its Sign in button.
+ * @csspart sign-in-button - That Sign in button.
  * @csspart status - The live line announcing each result.
  * @csspart load-more - The Load more button.
  * @csspart forbidden - The reader cannot moderate.
@@ -177,8 +182,8 @@ export class VkModerationQueue extends VkElement {
     return html`<div part="confirm" class="confirm" role="group" aria-labelledby=${q} @keydown=${esc}>
       <p id=${q}>${s.t(this.venueId ? 'confirmBan' : 'confirmBanPlatform', { name })}</p>
       <div class="confirm-buttons">
-        <button type="button" class="vk-button" data-confirm="cancel" @click=${() => this.#cancelBan(item)}>${s.t('cancel')}</button>
-        <button type="button" class="vk-button danger" data-confirm="ban" @click=${() => this.#confirmBan(item)}>${s.t('banConfirm', { name })}</button>
+        <button type="button" part="confirm-cancel" class="vk-button" data-confirm="cancel" @click=${() => this.#cancelBan(item)}>${s.t('cancel')}</button>
+        <button type="button" part="confirm-ban" class="vk-button danger" data-confirm="ban" @click=${() => this.#confirmBan(item)}>${s.t('banConfirm', { name })}</button>
       </div>
     </div>`
   }
@@ -253,7 +258,7 @@ export class VkModerationQueue extends VkElement {
     const actioned = item.state === 'actioned'
     const confirming = this.#isConfirming(p.id)
     return html`<li part="row" id=${`vk-post-${p.id}`} data-post-id=${p.id} aria-busy=${pending ? 'true' : 'false'}>
-      <div class="meta">
+      <div part="meta" class="meta">
         <span class="author">${name}</span>
         <time datetime=${p.createdAt}>${absoluteTime(p.createdAt, s.locale)}</time>
       </div>
@@ -271,7 +276,7 @@ export class VkModerationQueue extends VkElement {
           ? html`<li>${s.t('lastAction', { action: s.t(item.lastAction.action as Action) || item.lastAction.action })}</li>`
           : nothing}
       </ul>
-      ${item.reasons.length ? html`<ul class="reasons" aria-label=${s.t('reasons')}>${item.reasons.map((r) => html`<li>${r}</li>`)}</ul>` : nothing}
+      ${item.reasons.length ? html`<ul part="reasons" class="reasons" aria-label=${s.t('reasons')}>${item.reasons.map((r) => html`<li>${s.t('reasonQuote', { reason: r })}</li>`)}</ul>` : nothing}
       <div part="actions" role="group" aria-label=${s.t('actionsFor', { name })}>
         <button type="button" part="action" class="vk-button" @click=${() => this.emit('vk-open-post', { postId: p.id, subjectType: p.subjectType, subjectRef: p.subjectRef })}>
           ${s.t('openPost')}
@@ -322,7 +327,7 @@ export class VkModerationQueue extends VkElement {
     if (!this.#session.value)
       return html`<div part="sign-in" class="sign-in">
         <p>${s.t('signInToModerate')}</p>
-        <button type="button" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${s.t('signIn')}</button>
+        <button type="button" part="sign-in-button" class="vk-button" @click=${() => this.emit('vk-sign-in')}>${s.t('signIn')}</button>
       </div>`
     const q = this.#queue.value
     if (!q) return nothing

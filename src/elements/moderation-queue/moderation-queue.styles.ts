@@ -47,12 +47,6 @@ export const styles = [
     .reasons li {
       overflow-wrap: anywhere;
     }
-    .reasons li::before {
-      content: '“';
-    }
-    .reasons li::after {
-      content: '”';
-    }
     .warn {
       color: var(--_vk-color-danger);
       font-weight: 600;

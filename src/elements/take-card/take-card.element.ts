@@ -71,8 +71,8 @@ let seq = 0
  * @csspart report - The Report button.
  * @csspart composer - The reply, edit and report forms (and the delete confirmation).
  * @csspart input - A form's textarea.
- * @csspart submit - A form's send button (Reply, Save, Send report).
- * @csspart cancel - A form's Cancel button.
+ * @csspart submit - A form's send button (Reply, Save, Send report; Delete in the delete confirmation).
+ * @csspart cancel - A form's Cancel button (and the delete confirmation's).
  * @csspart failure - A form's failure line.
  * @csspart recover - Beside a room's refusal of a reply: 'Join and post' / 'Rejoin and post'.
  * @csspart notice - Status lines (hidden notice, reported, deleted, failures).
@@ -461,8 +461,8 @@ export class VkTakeCard extends VkElement {
           @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), e.stopPropagation(), this.#close('delete'))}
         >
           <span id="${this.#uid}-confirm">${t('confirmDelete')}</span>
-          <button type="button" class="vk-button" id="${this.#uid}-delete" @click=${() => this.#close('delete')}>${t('cancel')}</button>
-          <button type="button" class="vk-button danger" ${busy(this.deleting)} @click=${this.#deletePost}>${t('delete')}</button>
+          <button type="button" part="cancel" class="vk-button" id="${this.#uid}-delete" @click=${() => this.#close('delete')}>${t('cancel')}</button>
+          <button type="button" part="submit" class="vk-button danger" ${busy(this.deleting)} @click=${this.#deletePost}>${t('delete')}</button>
         </div>`
       case 'report':
         return this.#reportForm.render(

@@ -62,7 +62,7 @@ export const commentsEs: CommentsStrings = {
   signalCallersMoved: '{count, plural, one {# pronosticador destacado pasó a {side}} other {# pronosticadores destacados pasaron a {side}}}',
   settlementResolved: 'Liquidado: {outcome}',
   settlementVoid: 'Anulado: sin ganador',
-  settlementTally: '{right} aciertos · {wrong} fallos',
+  settlementTally: '{right, plural, one {# acierto} other {# aciertos}} · {wrong, plural, one {# fallo} other {# fallos}}',
   settlementLine: '{head} · {tally}',
   takesTab: 'Opiniones',
   discussionTab: 'Conversación',

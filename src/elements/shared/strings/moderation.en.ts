@@ -32,6 +32,8 @@ export const moderationEn = {
   actionsFor: 'Actions on the post by {name}',
   flags: 'Status',
   reasons: 'Report reasons',
+  /** One report's reason as quoted under the post; the quotation marks are the locale's. */
+  reasonQuote: '“{reason}”',
   reports: '{count, plural, one {# report} other {# reports}}',
   thresholdHidden: 'Hidden by reports, pending review',
   /** On an Actioned row: hidden by the report threshold, and already reviewed here. */

@@ -31,6 +31,7 @@ export const moderationEs: ModerationStrings = {
   actionsFor: 'Acciones sobre la publicación de {name}',
   flags: 'Estado',
   reasons: 'Motivos de las denuncias',
+  reasonQuote: '«{reason}»',
   reports: '{count, plural, one {# denuncia} other {# denuncias}}',
   thresholdHidden: 'Oculta por denuncias, pendiente de revisión',
   thresholdHiddenReviewed: 'Oculta por denuncias',

@@ -52,7 +52,7 @@ export const roomEs: RoomStrings = {
   population: '{count, plural, one {# pronosticador clasificado} other {# pronosticadores clasificados}}',
   rank: '#{rank} de {population}',
   unranked: 'Sin clasificar',
-  record: '{right} aciertos · {wrong} fallos',
+  record: '{right, plural, one {# acierto} other {# aciertos}} · {wrong, plural, one {# fallo} other {# fallos}}',
   recordSeparator: '·',
   loadingMark: '…',
   recordUnavailable: 'Historial no disponible',
