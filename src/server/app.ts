@@ -20,6 +20,7 @@ import { recordRoutes } from './routes/records.ts'
 import { venueOriginRoutes } from './routes/venue-origins.ts'
 import { corsHeaders } from './http/cors.ts'
 import { methodsServing } from './http/method-not-allowed.ts'
+import { noQueryOnWrites } from './http/no-query-on-writes.ts'
 import { venueOriginCheck } from './http/origin-check.ts'
 import { rateLimit } from './http/rate-limit.ts'
 import { PATHS } from '../contract/paths.ts'
@@ -31,16 +32,20 @@ const modules: RouteModule[] = [gatewayRoutes, authRoutes, postRoutes, feedRoute
 
 export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () => {}) {
   const app = new Hono()
+  // The route table's methods per path, once every route is mounted (below).
+  let methodsOf: (path: string) => string[] = () => []
   // CORS: preflights carry no key value, so they are answered for any origin; the actual request is
-  // checked against its key's venue's origins (http/origin-check.ts). Then write rate limits.
+  // checked against its key's venue's origins (http/origin-check.ts). Then a write's query (none is taken),
+  // then write rate limits.
   app.use('*', corsHeaders())
   app.use('*', venueOriginCheck(ctx))
+  app.use('*', noQueryOnWrites((path) => methodsOf(path)))
   app.use('*', rateLimit(ctx))
   app.get(PATHS.health, (c) => c.json({ ok: true, store: ctx.store.kind }))
   extra(app)
   for (const m of modules) app.route('/', m(ctx))
 
-  const methodsOf = methodsServing(app)
+  methodsOf = methodsServing(app)
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname
     const allow = methodsOf(path)

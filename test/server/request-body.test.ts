@@ -144,6 +144,37 @@ describe('bad input: every 4xx names the input and the rule it broke', () => {
     assert.equal(market.headers.get('allow'), 'GET, HEAD')
   })
 
+  it('"Every endpoint answers bad input with a clear error": a write takes no query parameter (400 unsupported-param, nothing written), so a venueId or room put in the query is never silently dropped; an unknown path stays 404 and a wrong method 405', async () => {
+    const { startWithOperator } = await import('../helpers/service.ts')
+    const { claimVenue } = await import('../helpers/venues.ts')
+    const { svc: s2, operator } = await startWithOperator()
+    try {
+      const v = await claimVenue(s2)
+      const m = await addMarket(s2)
+      const author = await signIn(s2)
+      const p = await call(s2, 'POST', PATHS.posts, { token: author.token, body: { subjectType: 'event', subjectRef: m.id, body: 'keep me' } })
+      assert.equal(p.status, 201)
+      const id = p.body.post.id as string
+      // An operator means the venue's hide, and puts venueId in the query: refused, not a removal everywhere.
+      const hide = await call(s2, 'POST', `/v1/mod/hide?venueId=${v.venueId}`, { token: operator.token, body: { postId: id } })
+      expectError(hide, 400, 'unsupported-param', "unsupported query parameter 'venueId'; this endpoint takes no query parameters")
+      const row = await s2.ctx.db.selectFrom('posts').select('state').where('id', '=', id).executeTakeFirstOrThrow()
+      assert.equal(row.state, 'visible', 'nothing written')
+      // A post with its room in the query: refused, not posted outside the room.
+      const before = (await s2.ctx.db.selectFrom('posts').select('id').execute()).length
+      expectError(await call(s2, 'POST', `${PATHS.posts}?room=r_somewhere`, { token: author.token, body: { subjectType: 'event', subjectRef: m.id, body: 'x' } }), 400, 'unsupported-param')
+      assert.equal((await s2.ctx.db.selectFrom('posts').select('id').execute()).length, before)
+      for (const [method, path] of [['PATCH', PATHS.post(id)], ['DELETE', PATHS.post(id)], ['POST', PATHS.react(id)], ['POST', PATHS.adminKeys], ['PUT', PATHS.myProfile], ['POST', PATHS.rooms]] as const)
+        expectError(await call(s2, method, `${path}?x=1`, { token: author.token, body: {} }), 400, 'unsupported-param')
+      // Reads keep their own declared parameters; an unknown path and a wrong method are as before.
+      assert.equal((await call(s2, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)).status, 200)
+      expectError(await call(s2, 'POST', '/v1/social/nothing-here?x=1'), 404, 'not-found')
+      expectError(await call(s2, 'PUT', `${PATHS.feed}?x=1`), 405, 'method-not-allowed')
+    } finally {
+      await s2.close()
+    }
+  })
+
   it('a path the router does not serve as written (a trailing slash) is 404 for the method its routes take, never "GET is not allowed … it takes GET"', async () => {
     for (const path of [`${PATHS.feed}/`, `${PATHS.rooms}/`, `${PATHS.roomJoin('some-room')}/`]) {
       for (const method of ['GET', 'POST']) {

@@ -24,7 +24,6 @@ export function venueOriginRoutes(ctx: ServiceContext) {
   })
 
   app.put(PATH, async (c) => {
-    parseQuery(c, [], zNoQuery)
     const venueId = parseParam(c, 'venueId', zVenueId)
     const caller = await requireCaller(ctx, c)
     const body = await parseBody(c, zOrigins)
