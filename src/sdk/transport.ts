@@ -28,6 +28,8 @@ export const noSession = () => new VenuekitError('unauthenticated', 'sign in fir
 export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | undefined, token: () => string | null | undefined): Request {
   const doFetch = fetchImpl ?? ((u: string, i?: RequestInit) => fetch(u, i))
   return async <T>(method: string, path: string, o: RequestOptions = {}): Promise<T> => {
+    // Already aborted: nothing is sent (a fetchImpl that ignores signals would still make the request).
+    o.signal?.throwIfAborted()
     const t = o.auth ? token() : null
     if (o.auth == 2 && !t) throw noSession()
     const qs = new URLSearchParams()
@@ -50,7 +52,6 @@ export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | und
     let late = false
     const timer = cfg.timeoutMs && setTimeout(() => ((late = true), ctl.abort()), cfg.timeoutMs)
     const onAbort = () => ctl.abort(own!.reason)
-    if (own?.aborted) onAbort()
     own?.addEventListener('abort', onAbort)
     let res: Response
     let text: string

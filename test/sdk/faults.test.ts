@@ -204,6 +204,16 @@ describe('SDK faults (MSW)', () => {
     const pre = new AbortController()
     pre.abort()
     assert.equal((await c.rooms.join('self', { signal: pre.signal }).catch((x) => x)).name, 'AbortError')
+    // Already aborted: nothing is sent, even through a fetchImpl that ignores signals (a write made anyway
+    // would land while the caller was told it was cancelled).
+    let sent = 0
+    const deaf = createClient({ baseUrl: BASE, apiKey: null, fetchImpl: (async () => (sent++, new Response('{}', { status: 201 }))) as typeof fetch })
+    deaf.setSession(SESSION)
+    const gone = new AbortController()
+    gone.abort(new Error('left the page'))
+    assert.equal((await deaf.createPost('event', M, 'why', null, { signal: gone.signal }).catch((x) => x)).message, 'left the page')
+    assert.equal((await deaf.postFeed({ signal: gone.signal }).catch((x) => x)).message, 'left the page')
+    assert.equal(sent, 0)
     const short = createClient({ baseUrl: BASE, apiKey: null, timeoutMs: 100 })
     short.setSession(SESSION)
     assert.ok((await short.createPost('event', M, 'why').catch((x) => x)) instanceof TimeoutError)
