@@ -64,10 +64,10 @@ export const roomOfTopic = (topic: string): string | null => new RegExp(`^room:(
  * room's members following the plain thread, which shows them the room's posts (§6.1).
  */
 export const privateRoomChangeTopic = (roomId: string, subjectType: string, subjectRef: string) => `private:${roomId}:${threadTopic(subjectType, subjectRef)}`
-/** The room and the plain thread topic of a `privateRoomChangeTopic`, or null for any other topic. */
-export const privateRoomChangeOf = (topic: string): { roomId: string; thread: string } | null => {
-  const m = new RegExp(`^private:(${ROOM_ID_PATTERN}):(thread:.*)$`).exec(topic)
-  return m ? { roomId: m[1], thread: m[2] } : null
+/** The room, its room topic and the plain thread topic of a `privateRoomChangeTopic`; null for any other topic. */
+export const privateRoomChangeOf = (topic: string): { roomId: string; roomTopic: string; thread: string } | null => {
+  const m = new RegExp(`^private:(${ROOM_ID_PATTERN}):thread:([^:]+):(.+)$`).exec(topic)
+  return m ? { roomId: m[1], roomTopic: roomThreadTopic(m[1], m[2], m[3]), thread: threadTopic(m[2], m[3]) } : null
 }
 
 /** Header names (DESIGN.md wire conventions). */

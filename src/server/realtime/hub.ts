@@ -171,7 +171,7 @@ export class Hub {
     const inRoom = privateRoomChangeOf(topic)
     if (inRoom) {
       // A private room's change: its room topic's followers, and the room's members on the plain thread.
-      this.deliverGated(`room:${inRoom.roomId}:${inRoom.thread}`)
+      this.deliverGated(inRoom.roomTopic)
       return this.deliverGated(inRoom.thread, topic)
     }
     if (gated(topic)) return this.deliverGated(topic)
