@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Deno smoke test (CI): type-checks the Deno entry, then runs test/deno/smoke.ts under Deno. The test
 # starts src/server/deno.ts on a free port (PGlite in a temporary data directory; also PostgreSQL when
-# VK_TEST_DATABASE_URL or VK_PG_URL names a server), signs in, posts a take and reads it in the feed,
+# VK_TEST_DATABASE_URL or VK_PG_URL names a server), signs in, posts a take and reads it in the feed, checks the stream's keep-alive,
 # then stops the server. (smoke.ts is not named *.test.ts, so `deno test test/deno/` does not run it twice.)
 # Deno comes from the `deno` npm package (no download). Exits non-zero on any failure.
 set -euo pipefail

@@ -15,6 +15,7 @@
  */
 import { createService, type ListenOptions, type RunningService, runningService, serviceApp } from './service.ts'
 import { Hub } from './realtime/hub.ts'
+import { resolveStreamPingSeconds } from './realtime/keepalive.ts'
 import { streamGate } from './services/stream-gate.ts'
 import { PATHS } from '../contract/paths.ts'
 import { flagsOrExit, SERVE_USAGE, serveUntilStopped } from './serve-cli.ts'
@@ -24,6 +25,8 @@ export type DenoServiceOptions = ListenOptions
 export type DenoService = RunningService
 
 export async function startDenoService(opts: DenoServiceOptions = {}): Promise<DenoService> {
+  // Deno pings and closes an unanswering socket itself (`idleTimeout`, seconds; 0 is off).
+  const idleTimeout = resolveStreamPingSeconds(opts.streamPingSeconds)
   const svc = await createService(opts)
   const app = serviceApp(svc, opts.mount)
   const hub = new Hub(svc.ctx.bus, streamGate(svc.ctx))
@@ -33,7 +36,7 @@ export async function startDenoService(opts: DenoServiceOptions = {}): Promise<D
     const { pathname } = new URL(req.url)
     // The peer's address reaches the app as `env.remoteAddr` (per-address rate limits, §issue 9).
     if (pathname !== PATHS.stream || req.headers.get('upgrade')?.toLowerCase() !== 'websocket') return app.fetch(req, { remoteAddr: info.remoteAddr })
-    const { socket, response } = Deno.upgradeWebSocket(req)
+    const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout })
     socket.binaryType = 'arraybuffer'
     let h: ReturnType<Hub['attach']> | null = null
     socket.onopen = () => {

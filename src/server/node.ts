@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { createService, type ListenOptions, type RunningService, runningService, serviceApp } from './service.ts'
 import { Hub, MAX_MESSAGE_CHARS } from './realtime/hub.ts'
+import { resolveStreamPingSeconds, watchSockets } from './realtime/keepalive.ts'
 import { streamGate } from './services/stream-gate.ts'
 import { PATHS } from '../contract/paths.ts'
 
@@ -13,6 +14,7 @@ export type ReferenceServiceOptions = ListenOptions
 export type ReferenceService = RunningService
 
 export async function startReferenceService(opts: ReferenceServiceOptions = {}): Promise<ReferenceService> {
+  const pingSeconds = resolveStreamPingSeconds(opts.streamPingSeconds)
   const svc = await createService(opts)
   const app = serviceApp(svc, opts.mount)
   const host = opts.host ?? '127.0.0.1'
@@ -44,6 +46,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
   const hub = new Hub(svc.ctx.bus, streamGate(svc.ctx))
   // Frames up to 4x the message limit reach the hub, which answers oversized ones with an error message.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 })
+  const keepalive = watchSockets(pingSeconds)
   server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '').split('?')[0]
     if (path !== PATHS.stream) {
@@ -56,9 +59,11 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
       ws.on('message', (data) => h.onMessage(String(data)))
       ws.on('close', h.onClose)
       ws.on('error', h.onClose)
+      keepalive.watch(ws)
     })
   })
   return runningService(svc, hub, host, (server.address() as AddressInfo).port, () => {
+    keepalive.stop()
     for (const c of wss.clients) c.terminate()
     wss.close()
     const closed = new Promise<void>((r) => server.close(() => r()))

@@ -8,6 +8,7 @@ import type { ChainController } from './chain/source.ts'
 import { DataDirLockedError } from './db/open.ts'
 import { DEMO_WALLETS } from './demo-wallets.ts'
 import { isStoreEmpty, seedDemo } from './seed.ts'
+import { DEFAULT_STREAM_PING_SECONDS } from './realtime/keepalive.ts'
 import type { ListenOptions, RunningService } from './service.ts'
 
 export interface ServeFlags {
@@ -18,6 +19,8 @@ export interface ServeFlags {
   seed: boolean
   dev: boolean
   operators: string[]
+  /** Seconds between the stream's pings (realtime/keepalive.ts). */
+  streamPingSeconds: number
   help: boolean
 }
 
@@ -33,6 +36,8 @@ export const SERVE_USAGE = `usage: venuekit serve [options]
   --no-seed         do not seed demo data
   --operator 0x…    a platform operator wallet (repeatable)
   --dev             mount the dev-only fixture-chain routes /v1/dev/* (local demos and tests only)
+  --stream-ping S   ping each stream socket every S seconds and close one that answered nothing
+                    since its last ping (default 30; 0: never)
   --help            this text
 
 environment:
@@ -43,7 +48,7 @@ environment:
  * the Deno entry only with `--seed`.
  */
 export function parseServeFlags(argv: readonly string[], env: { DATABASE_URL?: string }, seedByDefault: boolean): ServeFlags {
-  const f: ServeFlags = { port: 8787, host: '127.0.0.1', dataDir: null, databaseUrl: env.DATABASE_URL || null, seed: seedByDefault, dev: false, operators: [], help: false }
+  const f: ServeFlags = { port: 8787, host: '127.0.0.1', dataDir: null, databaseUrl: env.DATABASE_URL || null, seed: seedByDefault, dev: false, operators: [], streamPingSeconds: DEFAULT_STREAM_PING_SECONDS, help: false }
   const args = [...argv]
   while (args.length) {
     const raw = args.shift()!
@@ -81,6 +86,12 @@ export function parseServeFlags(argv: readonly string[], env: { DATABASE_URL?: s
         const v = value()
         if (!WALLET_RE.test(v)) throw new UsageError(`--operator must be a wallet address, 0x and 40 hex characters (got '${v}')`)
         f.operators.push(v.toLowerCase())
+        break
+      }
+      case '--stream-ping': {
+        const v = value()
+        if (!/^\d{1,4}$/.test(v) || Number(v) > 3600) throw new UsageError(`--stream-ping must be a whole number of seconds from 0 (never) to 3600 (got '${v}')`)
+        f.streamPingSeconds = Number(v)
         break
       }
       case '--help':
@@ -174,7 +185,7 @@ export interface ServeRuntime {
 export async function serveUntilStopped(flags: ServeFlags, rt: ServeRuntime): Promise<number> {
   let svc: RunningService
   try {
-    svc = await rt.start({ port: flags.port, host: flags.host, dataDir: flags.dataDir, databaseUrl: flags.databaseUrl, operators: flags.operators, dev: flags.dev })
+    svc = await rt.start({ port: flags.port, host: flags.host, dataDir: flags.dataDir, databaseUrl: flags.databaseUrl, operators: flags.operators, dev: flags.dev, streamPingSeconds: flags.streamPingSeconds })
   } catch (e) {
     console.error(`venuekit: cannot start: ${explainStartError(e, flags)}`)
     return 1

@@ -102,6 +102,11 @@ export interface ListenOptions extends ServiceOptions {
   host?: string
   /** Extra routes (the demo pages) mounted before the API. */
   mount?: Parameters<typeof serviceApp>[1]
+  /**
+   * The stream pings every socket this often, in seconds (default 30; 0: never), and closes one that
+   * answered nothing since its previous ping (realtime/keepalive.ts).
+   */
+  streamPingSeconds?: number
 }
 
 /** A service listening on a port, whatever the runtime (Node: node.ts, Deno: deno.ts). */

@@ -77,7 +77,7 @@ interface Store {
 
 async function smoke(t: Deno.TestContext, store: Store) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ['run', ...PERMS, 'src/server/deno.ts', '--port', '0', '--seed', '--dev', ...store.args],
+    args: ['run', ...PERMS, 'src/server/deno.ts', '--port', '0', '--seed', '--dev', '--stream-ping', '1', ...store.args],
     cwd: ROOT,
     stdout: 'piped',
     stderr: 'piped',
@@ -146,6 +146,69 @@ async function smoke(t: Deno.TestContext, store: Store) {
       s.ws.send('not json')
       assert.equal((await s.next()).code, 'invalid-json')
       s.ws.close()
+    })
+
+    await t.step('keep-alive (--stream-ping 1): a socket that never answers a ping is closed; one that answers stays open', async () => {
+      const live = await openStream(streamUrl)
+      const { hostname, port } = new URL(streamUrl)
+      const raw = await Deno.connect({ hostname, port: Number(port) })
+      const upgrade = `GET ${PATHS.stream} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`
+      await raw.write(new TextEncoder().encode(upgrade))
+      const started = Date.now()
+      const buf = new Uint8Array(4096)
+      let head = ''
+      let frames = new Uint8Array(0)
+      let ended: 'close frame' | 'eof' | null = null
+      let pings = 0
+      const deadline = setTimeout(() => raw.close(), 8000)
+      try {
+        // Read what the service sends, answering nothing: the 101, then pings (opcode 0x9), then its close (0x8).
+        while (!ended) {
+          const n = await raw.read(buf).catch(() => null)
+          if (n === null) {
+            ended = 'eof'
+            break
+          }
+          let bytes = buf.slice(0, n)
+          if (!head.includes('\r\n\r\n')) {
+            const text = new TextDecoder('latin1').decode(bytes)
+            const at = (head + text).indexOf('\r\n\r\n')
+            if (at < 0) {
+              head += text
+              continue
+            }
+            bytes = bytes.slice(at + 4 - head.length)
+            head = (head + text).slice(0, at + 4)
+            assert.match(head, /^HTTP\/1\.1 101/)
+          }
+          frames = new Uint8Array([...frames, ...bytes])
+          // Server frames are unmasked: opcode in the first byte's low bits, then a 7-bit (or 16-bit) length.
+          while (frames.length >= 2) {
+            let len = frames[1] & 0x7f
+            let at = 2
+            if (len === 126) {
+              if (frames.length < 4) break
+              len = (frames[2] << 8) | frames[3]
+              at = 4
+            }
+            if (frames.length < at + len) break
+            const opcode = frames[0] & 0x0f
+            if (opcode === 0x9) pings++
+            if (opcode === 0x8) ended = 'close frame'
+            frames = frames.slice(at + len)
+          }
+        }
+      } finally {
+        clearTimeout(deadline)
+        try {
+          raw.close()
+        } catch {}
+      }
+      const took = Date.now() - started
+      assert.ok(ended && took < 7500, `the silent socket was closed (${ended}) after ${took} ms, within 7.5 s`)
+      assert.ok(pings >= 1, `it was pinged first (${pings} pings)`)
+      assert.equal(live.ws.readyState, WebSocket.OPEN, 'the socket that answers pings is still open')
+      live.ws.close()
     })
 
     await t.step('read the take in the ranked feed (subject scope and global), stance intact', async () => {

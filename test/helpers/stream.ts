@@ -21,9 +21,10 @@ export class StreamClient {
     })
   }
 
-  static open(url: string): Promise<StreamClient> {
+  /** `options`: the `ws` client's, e.g. `{ autoPong: false }` for a peer that never answers a ping. */
+  static open(url: string, options?: WebSocket.ClientOptions): Promise<StreamClient> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url)
+      const ws = new WebSocket(url, options)
       const c = new StreamClient(ws)
       ws.once('open', () => resolve(c))
       ws.once('error', reject)

@@ -84,7 +84,7 @@ const threadCount = async (svc: { url: string }) => {
 }
 
 describe('cli: serve flags', () => {
-  it('defaults: port 8787, host 127.0.0.1, in memory, seeded, dev off', () => {
+  it('defaults: port 8787, host 127.0.0.1, in memory, seeded, dev off, stream pings every 30 s', () => {
     assert.deepEqual(parseServeFlags([], {}, true), {
       port: 8787,
       host: '127.0.0.1',
@@ -93,6 +93,7 @@ describe('cli: serve flags', () => {
       seed: true,
       dev: false,
       operators: [],
+      streamPingSeconds: 30,
       help: false,
     })
   })
@@ -100,13 +101,15 @@ describe('cli: serve flags', () => {
   it('--port / --host / --data-dir / --no-seed / --dev / repeated --operator, with `--flag value` and `--flag=value`', () => {
     const w1 = '0x' + 'AB'.repeat(20)
     const w2 = '0x' + '12'.repeat(20)
-    const f = parseServeFlags(['--port=0', '--host', '0.0.0.0', '--data-dir', '/tmp/x', '--no-seed', '--dev', '--operator', w1, `--operator=${w2}`], {}, true)
+    const f = parseServeFlags(['--port=0', '--host', '0.0.0.0', '--data-dir', '/tmp/x', '--no-seed', '--dev', '--operator', w1, `--operator=${w2}`, '--stream-ping', '0'], {}, true)
     assert.equal(f.port, 0)
     assert.equal(f.host, '0.0.0.0')
     assert.equal(f.dataDir, '/tmp/x')
     assert.equal(f.seed, false)
     assert.equal(f.dev, true)
     assert.deepEqual(f.operators, [w1.toLowerCase(), w2])
+    assert.equal(f.streamPingSeconds, 0)
+    assert.equal(parseServeFlags(['--stream-ping=3600'], {}, true).streamPingSeconds, 3600)
   })
 
   it('DATABASE_URL switches the store to PostgreSQL; with --data-dir as well it is a usage error', () => {
@@ -120,6 +123,10 @@ describe('cli: serve flags', () => {
       [['--port', 'eighty'], /--port must be/],
       [['--port'], /--port needs a value/],
       [['--operator', 'alice'], /--operator must be a wallet/],
+      [['--stream-ping', '3601'], /--stream-ping must be a whole number of seconds/],
+      [['--stream-ping', '1.5'], /--stream-ping must be a whole number of seconds/],
+      [['--stream-ping', '-1'], /--stream-ping must be a whole number of seconds/],
+      [['--stream-ping'], /--stream-ping needs a value/],
       [['--verbose'], /unknown option '--verbose'/],
     ] as const) {
       assert.throws(() => parseServeFlags(args, {}, true), (e: Error) => e instanceof UsageError && msg.test(e.message))

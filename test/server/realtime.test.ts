@@ -12,6 +12,7 @@ import { PgPubSub } from '../../src/server/realtime/pg-pubsub.ts'
 import { MAX_MESSAGE_CHARS, MAX_TOPICS_PER_SOCKET } from '../../src/server/realtime/hub.ts'
 import { addMarket, call, ON_POSTGRES, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 import { StreamClient } from '../helpers/stream.ts'
+import { startReferenceService } from '../../src/server/node.ts'
 import { claimVenue } from '../helpers/venues.ts'
 
 let svc: TestService
@@ -341,6 +342,64 @@ describe('realtime: bad messages get an error message, not a disconnect', () => 
     await own.close()
     assert.equal((await c.whenClosed()).code, 1001)
     assert.equal(c.ws.readyState, WebSocket.CLOSED)
+  })
+})
+
+describe('realtime: keep-alive (realtime/keepalive.ts)', () => {
+  /** Waits until `ok()` holds, up to `ms`. */
+  const until = async (ok: () => boolean, ms: number) => {
+    for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20))
+  }
+
+  it('a socket that answers no ping is closed within two periods, and its subscriptions are freed; one that answers stays open however long it is silent, and still hears its thread', async () => {
+    const own = await startTestService({ streamPingSeconds: 1 })
+    try {
+      const m = await addMarket(own)
+      const topic = threadTopic('event', m.id)
+      const gone = await StreamClient.open(own.streamUrl, { autoPong: false })
+      const live = await StreamClient.open(own.streamUrl)
+      const pings = { gone: 0, live: 0 }
+      gone.ws.on('ping', () => pings.gone++)
+      live.ws.on('ping', () => pings.live++)
+      await gone.subscribe(topic)
+      await live.subscribe(topic)
+      assert.equal(own.hub.socketCount, 2)
+      const opened = Date.now()
+      const closed = await Promise.race([gone.whenClosed(), new Promise<null>((r) => setTimeout(() => r(null), 4000))])
+      assert.ok(closed, 'the silent socket was closed within 4 s (pings every 1 s)')
+      assert.ok(Date.now() - opened >= 900, 'not before a ping went unanswered')
+      assert.ok(pings.gone >= 1, 'it was pinged first')
+      await until(() => own.hub.socketCount === 1, 1000)
+      assert.equal(own.hub.socketCount, 1, 'its subscriptions left the hub')
+      // The answering socket has said nothing itself; after three periods it is open and hears the thread.
+      await new Promise((r) => setTimeout(r, 3000 - (Date.now() - opened)))
+      assert.ok(pings.live >= 2, `it was pinged (${pings.live} times)`)
+      assert.equal(live.ws.readyState, WebSocket.OPEN)
+      await post('event', m.id, 'still listening', await signIn(own), own)
+      await expectChanged(live, topic)
+      live.close()
+    } finally {
+      await own.close()
+    }
+  })
+
+  it('streamPingSeconds 0 pings nothing; a value outside 0–3600 or not whole is refused before anything starts', async () => {
+    for (const bad of [-1, 1.5, 3601, Number.NaN]) {
+      await assert.rejects(startReferenceService({ port: 0, streamPingSeconds: bad }), { message: `streamPingSeconds must be a whole number from 0 (off) to 3600 (got ${bad})` })
+    }
+    const own = await startTestService({ streamPingSeconds: 0 })
+    try {
+      const c = await StreamClient.open(own.streamUrl, { autoPong: false })
+      let pinged = 0
+      c.ws.on('ping', () => pinged++)
+      await c.subscribe(threadTopic('topic', 'no-pings'))
+      await new Promise((r) => setTimeout(r, 1500))
+      assert.equal(pinged, 0)
+      assert.equal(c.ws.readyState, WebSocket.OPEN)
+      c.close()
+    } finally {
+      await own.close()
+    }
   })
 })
 
