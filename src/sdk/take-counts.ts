@@ -12,14 +12,17 @@ import { idSet, marketId } from './validate.ts'
 export const TAKE_COUNTS_TTL_MS = 5000
 
 /** `venueOf`: the overlay a read asks for (the client's default when it names none). */
-export function takeCountsReader(request: Request, venueOf: (o: { venue?: string }) => string | undefined = (o) => o.venue) {
+export function takeCountsReader(request: Request, venueOf: (o: { venue?: string }) => string | undefined) {
   const cache = new Map<string, { at: number; p: Promise<TakeCountsResult> }>()
   const read = async (marketIds: readonly string[], o: { venue?: string } = {}): Promise<TakeCountsResult> => {
     const ids = idSet(marketIds, marketId, 'marketIds')
     const venue = venueOf(o)
-    const key = `${ids}|${venue ?? ''}`
+    // 'id,id,venue', or 'id,id,' with no venue: a venue id (≤ 64 characters) is never a market id (66).
+    const key = String([ids, venue])
+    // Expired reads leave on every call, so a long-lived client reading many sets keeps only the recent ones.
+    cache.forEach((e, k) => e.at > Date.now() - TAKE_COUNTS_TTL_MS || cache.delete(k))
     const hit = cache.get(key)
-    if (hit && Date.now() - hit.at < TAKE_COUNTS_TTL_MS) return hit.p
+    if (hit) return hit.p
     const parts: Promise<TakeCountsResult>[] = []
     for (let i = 0; i < ids.length; i += LIMITS.takeCountIdsPerRequest)
       parts.push(request('GET', PATHS.takeCounts, { query: { ids: ids.slice(i, i + LIMITS.takeCountIdsPerRequest), venue } }))

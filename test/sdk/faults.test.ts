@@ -5,11 +5,14 @@
  */
 import { after, afterEach, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { delay, http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { PATHS } from '../../src/contract/paths.ts'
 import { createClient, HttpError, NetworkError, TimeoutError, VenuekitError } from '../../src/sdk/index.ts'
 import { xhrFetch } from '../../src/sdk/xhr-fetch.ts'
+import { TAKE_COUNTS_TTL_MS } from '../../src/sdk/take-counts.ts'
 
 const BASE = 'http://venuekit.test'
 const M = `0x${'ab'.repeat(32)}`
@@ -249,6 +252,38 @@ describe('SDK faults (MSW)', () => {
     await c.createPost('event', M, 'one more')
     assert.equal((await c.takeCounts([M])).counts[M].posts, 2)
     assert.equal(reads, 2)
+  })
+
+  it(`take counts: a settled read is reused for ${TAKE_COUNTS_TTL_MS} ms, then asked again; an expired read leaves the cache at the next read of any set, so a long-lived client keeps only recent ones`, async (t) => {
+    v8.setFlagsFromString('--expose-gc')
+    const gc = vm.runInNewContext('gc') as () => void
+    const asked: string[] = []
+    const fetchImpl = (async (url: string) => {
+      const ids = new URL(url).searchParams.get('ids')!.split(',')
+      asked.push(ids.join(','))
+      return Response.json({ counts: Object.fromEntries(ids.map((id) => [id, { posts: ids.length, takes: 0, bySide: {} }])) })
+    }) as unknown as typeof fetch
+    const c = createClient({ baseUrl: BASE, apiKey: null, fetchImpl })
+    const other = `0x${'cd'.repeat(32)}`
+    let now = Date.now()
+    const realNow = Date.now
+    Date.now = () => now
+    t.after(() => void (Date.now = realNow))
+    // Held only weakly here: the cache alone keeps the first answer alive.
+    const first = await (async () => new WeakRef(await c.takeCounts([M])))()
+    now += TAKE_COUNTS_TTL_MS - 1
+    assert.equal((await c.takeCounts([M])).counts[M].posts, 1)
+    assert.deepEqual(asked, [M], 'reused within the window')
+    now += 2
+    await c.takeCounts([other])
+    assert.deepEqual(asked, [M, other])
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 10))
+      gc()
+    }
+    assert.equal(first.deref(), undefined, 'the expired answer was dropped when another set was read')
+    await c.takeCounts([M])
+    assert.deepEqual(asked, [M, other, M], 'expired: asked again')
   })
 
   it('a network failure throws NetworkError', async () => {
