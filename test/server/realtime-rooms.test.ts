@@ -448,6 +448,31 @@ describe('realtime: the hub waiting on the gate', () => {
     assert.deepEqual(sent.splice(0), [{ type: 'changed', topic }], 'allowed again (a member who rejoined): delivered')
   })
 
+  it('§6.1 after the bus lost events (its connection dropped and is back), every followed topic hears one change: a plain thread at once, a room topic only through the gate', async () => {
+    const bus = new MemoryPubSub()
+    let gap: (() => void) | undefined
+    const subscribe = bus.subscribe.bind(bus)
+    bus.subscribe = (listener, onGap) => ((gap = onGap), subscribe(listener))
+    const plain = threadTopic('topic', 'gap')
+    const other = roomThreadTopic('r_other', 'topic', 'chatter')
+    const hub = new Hub(bus, async (t, tokens) => tokens.map(() => t === topic))
+    const sent: StreamServerMessage[] = []
+    const h = hub.attach({ send: (t: string) => void sent.push(JSON.parse(t)), close() {} })
+    h.onMessage(JSON.stringify({ type: 'subscribe', topic: plain }))
+    h.onMessage(JSON.stringify({ type: 'subscribe', topic, token: 'vks_g' }))
+    h.onMessage(JSON.stringify({ type: 'subscribe', topic: other, token: 'vks_g' }))
+    await new Promise((r) => setTimeout(r, 0))
+    assert.equal(sent.splice(0).filter((m) => m.type === 'subscribed').length, 2, 'the other room was refused')
+    assert.ok(gap, 'the hub listens for gaps')
+    gap!()
+    await new Promise((r) => setTimeout(r, 0))
+    assert.deepEqual(
+      sent.map((m) => m.type === 'changed' && m.topic).sort(),
+      [plain, topic].sort(),
+    )
+    hub.close()
+  })
+
   it('an unsubscribed room topic is no longer asked about at a change', async () => {
     const { bus, answers, sent, h, flush } = gatedHub()
     h.onMessage(JSON.stringify({ type: 'subscribe', topic, token: 'vks_z' }))

@@ -451,4 +451,29 @@ describe('realtime: fan-out across instances', () => {
     await post('event', m.id, 'after the reconnect')
     await expectChanged(c, topic)
   })
+
+  it('§6.1 a change made while the LISTEN connection was down is not lost: once it is back, every followed thread hears one change and its clients refetch', { skip: !ON_POSTGRES && 'needs PostgreSQL (LISTEN/NOTIFY)' }, async () => {
+    const bus = svc.ctx.bus as PgPubSub
+    const m = await addMarket(svc)
+    const c = await client()
+    const topic = threadTopic('event', m.id)
+    await c.subscribe(topic)
+    const before = bus.reconnects
+    const admin = new pg.Client({ connectionString: svc.databaseUrl! })
+    await admin.connect()
+    try {
+      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query ilike 'LISTEN %'`)
+    } finally {
+      await admin.end()
+    }
+    for (let i = 0; i < 100 && bus.listening; i++) await new Promise((r) => setTimeout(r, 5))
+    assert.equal(bus.listening, false, 'the LISTEN connection is down')
+    // Written while nobody listens: its NOTIFY reaches no instance.
+    await post('event', m.id, 'while the bus was down')
+    for (let i = 0; i < 200 && bus.reconnects === before; i++) await new Promise((r) => setTimeout(r, 25))
+    assert.ok(bus.reconnects > before, 'reconnected')
+    await expectChanged(c, topic)
+    const page = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)
+    assert.ok(page.body.posts.some((p: { body: string }) => p.body === 'while the bus was down'), 'the refetch finds the post')
+  })
 })

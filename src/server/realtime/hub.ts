@@ -55,7 +55,18 @@ export class Hub {
     bus: PubSub,
     private readonly gate: TopicGate = async (_t, tokens) => tokens.map(() => false),
   ) {
-    this.unlisten = bus.subscribe((topic) => this.deliver(topic))
+    this.unlisten = bus.subscribe(
+      (topic) => this.deliver(topic),
+      () => this.resync(),
+    )
+  }
+
+  /**
+   * The bus may have lost events (its connection dropped): every followed topic hears one change, a room's
+   * topic through the gate, so every client refetches what it shows. It names no room and no activity.
+   */
+  private resync() {
+    for (const topic of [...this.topics.keys()]) this.deliver(topic)
   }
 
   get socketCount() {

@@ -3,7 +3,8 @@
  * followed by ` <n>` when the topic was published n > 1 times in one coalesced batch (`busPayload`,
  * see `publish`); the listener turns that back into n events.
  * When the listening connection drops (server restart, failover, idle kill), it is reopened with
- * backoff; events published while it was down are lost, which clients survive because they refetch.
+ * backoff. Events published while it was down are lost, so once it is back every `onGap` listener is
+ * called: the hub then tells every followed topic that it changed, and its clients refetch.
  */
 import pg from 'pg'
 import type { PubSub } from './pubsub.ts'
@@ -23,6 +24,7 @@ export function readBusPayload(payload: string): { topic: string; count: number 
 
 export class PgPubSub implements PubSub {
   private listeners = new Set<(topic: string) => void>()
+  private gapListeners = new Set<() => void>()
   private closed = false
   private listen: pg.Client | null = null
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null
@@ -87,7 +89,13 @@ export class PgPubSub implements PubSub {
       if (this.closed || this.listen) return
       try {
         await this.openListener()
+        if (!this.listen) return // closed meanwhile
         this.reconnects++
+        for (const g of [...this.gapListeners]) {
+          try {
+            g()
+          } catch {}
+        }
       } catch (e) {
         if (!this.closed) console.error('[venuekit] LISTEN reconnect failed:', (e as Error).message)
         this.scheduleReconnect(attempt + 1)
@@ -139,14 +147,19 @@ export class PgPubSub implements PubSub {
       if (this.queued) void this.sendQueued()
     }
   }
-  subscribe(listener: (topic: string) => void) {
+  subscribe(listener: (topic: string) => void, onGap?: () => void) {
     this.listeners.add(listener)
-    return () => void this.listeners.delete(listener)
+    if (onGap) this.gapListeners.add(onGap)
+    return () => {
+      this.listeners.delete(listener)
+      if (onGap) this.gapListeners.delete(onGap)
+    }
   }
   async close() {
     this.closed = true
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer)
     this.listeners.clear()
+    this.gapListeners.clear()
     await this.listen?.end().catch(() => {})
     await this.pool.end().catch(() => {})
   }

@@ -4,11 +4,16 @@
  */
 export interface PubSub {
   publish(topic: string): Promise<void>
-  /** Listens to every topic published by any instance (this one included). Returns the unsubscribe. */
-  subscribe(listener: (topic: string) => void): () => void
+  /**
+   * Listens to every topic published by any instance (this one included). `onGap` is called when events may
+   * have been lost (the bus's connection dropped and is back), so the listener can have its followers refetch.
+   * Returns the unsubscribe.
+   */
+  subscribe(listener: (topic: string) => void, onGap?: () => void): () => void
   close(): Promise<void>
 }
 
+/** In process: nothing is ever lost, so `onGap` is never called. */
 export class MemoryPubSub implements PubSub {
   private listeners = new Set<(topic: string) => void>()
   async publish(topic: string) {
