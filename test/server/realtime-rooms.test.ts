@@ -15,7 +15,7 @@ import { resolveRoom } from '../../src/server/services/rooms.ts'
 import { streamGate } from '../../src/server/services/stream-gate.ts'
 import type { RequestVenue } from '../../src/server/services/venue-of-request.ts'
 import type { KyselyPlugin } from 'kysely'
-import { MemoryPubSub } from '../../src/server/realtime/pubsub.ts'
+import { MemoryPubSub, type PubSub } from '../../src/server/realtime/pubsub.ts'
 import { addMarket, call, newWallet, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 import { StreamClient } from '../helpers/stream.ts'
 import { claimVenue, createRoom, type Venue } from '../helpers/venues.ts'
@@ -113,6 +113,52 @@ describe('realtime: room topics', () => {
     assert.deepEqual(await member.next(), { type: 'changed', topic }, 'platform removal')
     await write('POST', '/v1/mod/restore', operator, { postId: id })
     assert.deepEqual(await member.next(), { type: 'changed', topic }, 'restore')
+  })
+
+  it('§6.1 "fires when the thread changes", and only then: on a public thread each moderation action that changes a read fires once; settling reports, a platform ban (it stops writing, not reading) and an action that finds the post as asked already fire nothing', async () => {
+    const v = await claimVenue(svc)
+    const [a, b] = [await signIn(svc, undefined, v.venueId), await signIn(svc, undefined, v.venueId)]
+    const operator = await signIn(svc, operatorWallet)
+    const m = await addMarket(svc)
+    const topic = threadTopic('event', m.id)
+    const c = await client()
+    await c.subscribe(topic)
+    await c.subscribe(threadTopic('topic', 'sentinel-mod'))
+    const id = (await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'to be moderated' })).post.id as string
+    assert.deepEqual(await c.next(), { type: 'changed', topic }, 'post')
+    const venue = { venueId: v.venueId, postId: id }
+    const steps: [string, boolean, () => Promise<unknown>][] = [
+      ['venue hide', true, () => write('POST', '/v1/mod/hide', v.owner, venue)],
+      ['venue hide again', false, () => write('POST', '/v1/mod/hide', v.owner, venue)],
+      ['venue restore', true, () => write('POST', '/v1/mod/restore', v.owner, venue)],
+      ['venue restore again', false, () => write('POST', '/v1/mod/restore', v.owner, venue)],
+      ['venue keep of a shown post', false, () => write('POST', '/v1/mod/keep', v.owner, venue)],
+      ['a report below the threshold', false, () => write('POST', PATHS.report(id), b, { reason: 'spam' })],
+      ['venue clear', false, () => write('POST', '/v1/mod/clear', v.owner, venue)],
+      ['platform clear', false, () => write('POST', '/v1/mod/clear', operator, { postId: id })],
+      ['pin', true, () => write('POST', '/v1/mod/pin', operator, { postId: id })],
+      ['unpin', true, () => write('POST', '/v1/mod/pin', operator, { postId: id, pinned: false })],
+      ['unpin again', false, () => write('POST', '/v1/mod/pin', operator, { postId: id, pinned: false })],
+      ['platform keep of a shown post', false, () => write('POST', '/v1/mod/keep', operator, { postId: id })],
+      ['platform remove', true, () => write('POST', '/v1/mod/remove', operator, { postId: id })],
+      ['platform remove again', false, () => write('POST', '/v1/mod/remove', operator, { postId: id })],
+      ['platform restore', true, () => write('POST', '/v1/mod/restore', operator, { postId: id })],
+      ['platform restore again', false, () => write('POST', '/v1/mod/restore', operator, { postId: id })],
+      ['platform ban', false, () => write('POST', '/v1/mod/ban', operator, { wallet: a.wallet })],
+      ['platform unban', false, () => write('POST', '/v1/mod/unban', operator, { wallet: a.wallet })],
+      ['venue ban', true, () => write('POST', '/v1/mod/ban', v.owner, { venueId: v.venueId, wallet: a.wallet })],
+      ['venue ban again', false, () => write('POST', '/v1/mod/ban', v.owner, { venueId: v.venueId, wallet: a.wallet })],
+      ['venue unban', true, () => write('POST', '/v1/mod/unban', v.owner, { venueId: v.venueId, wallet: a.wallet })],
+      ['venue unban again', false, () => write('POST', '/v1/mod/unban', v.owner, { venueId: v.venueId, wallet: a.wallet })],
+    ]
+    for (const [name, fires, step] of steps) {
+      await step()
+      if (fires) assert.deepEqual(await c.next(), { type: 'changed', topic }, name)
+      else {
+        await write('POST', PATHS.posts, b, { subjectType: 'topic', subjectRef: 'sentinel-mod', body: 'sentinel' })
+        assert.deepEqual(await c.next(), { type: 'changed', topic: threadTopic('topic', 'sentinel-mod') }, `${name}: nothing fired`)
+      }
+    }
   })
 
   it('§7 a private room is "not confirmed" to outsiders: signed out, a bad token, a signed-in non-member and a member of another room are refused with the answer a room that does not exist gets; the venue\'s owner and an operator may follow it', async () => {
@@ -449,10 +495,9 @@ describe('realtime: the hub waiting on the gate', () => {
   })
 
   it('§6.1 after the bus lost events (its connection dropped and is back), every followed topic hears one change: a plain thread at once, a room topic only through the gate', async () => {
-    const bus = new MemoryPubSub()
+    const mem = new MemoryPubSub()
     let gap: (() => void) | undefined
-    const subscribe = bus.subscribe.bind(bus)
-    bus.subscribe = (listener, onGap) => ((gap = onGap), subscribe(listener))
+    const bus: PubSub = { publish: (t) => mem.publish(t), subscribe: (listener, onGap) => ((gap = onGap), mem.subscribe(listener)), close: () => mem.close() }
     const plain = threadTopic('topic', 'gap')
     const other = roomThreadTopic('r_other', 'topic', 'chatter')
     const hub = new Hub(bus, async (t, tokens) => tokens.map(() => t === topic))

@@ -104,20 +104,24 @@ function scopeReports(db: Kysely<Database>, scope: string) {
   return q
 }
 
-async function setState(tx: Tx, postId: string, to: 'visible' | 'removed', onlyFrom?: 'hidden') {
-  let q = tx.updateTable('posts').set({ state: to }).where('id', '=', postId)
+/** Whether a post row changed state. */
+async function setState(tx: Tx, postId: string, to: 'visible' | 'removed', onlyFrom?: 'hidden'): Promise<boolean> {
+  let q = tx.updateTable('posts').set({ state: to }).where('id', '=', postId).where('state', '!=', to)
   if (onlyFrom) q = q.where('state', '=', onlyFrom)
-  await q.execute()
+  return (await q.returning('id').execute()).length > 0
 }
 
-async function venueHide(tx: Tx, ctx: ServiceContext, postId: string, venueId: string, caller: Caller, on: boolean) {
-  if (on)
-    await tx
-      .insertInto('venue_hides')
-      .values({ venue_id: venueId, post_id: postId, by_account: caller.accountId, at: ctx.now() })
-      .onConflict((oc) => oc.columns(['venue_id', 'post_id']).doNothing())
-      .execute()
-  else await tx.deleteFrom('venue_hides').where('venue_id', '=', venueId).where('post_id', '=', postId).execute()
+/** Whether the venue's hide was added or lifted (false: it already was as asked). */
+async function venueHide(tx: Tx, ctx: ServiceContext, postId: string, venueId: string, caller: Caller, on: boolean): Promise<boolean> {
+  const rows = on
+    ? await tx
+        .insertInto('venue_hides')
+        .values({ venue_id: venueId, post_id: postId, by_account: caller.accountId, at: ctx.now() })
+        .onConflict((oc) => oc.columns(['venue_id', 'post_id']).doNothing())
+        .returning('post_id')
+        .execute()
+    : await tx.deleteFrom('venue_hides').where('venue_id', '=', venueId).where('post_id', '=', postId).returning('post_id').execute()
+  return rows.length > 0
 }
 
 async function closeItem(tx: Tx, ctx: ServiceContext, postId: string, scope: string, action: ModAction, caller: Caller) {
@@ -151,32 +155,37 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
     let ban: ModActionResult['ban'] = null
     /** Threads whose shown posts the action changes, besides the post's own: a ban's or unban's author's threads. */
     let threads: ChangedThread[] = []
+    /**
+     * Whether a thread read shows something else now (§6.1 fires on a change, and only then): settling reports
+     * changes no read, nor does an action that finds the post as asked already.
+     */
+    let changed = false
     switch (action) {
       case 'keep':
         await settleReports(tx, ctx, post!.id, scope)
-        if (venueId) await venueHide(tx, ctx, post!.id, venueId, caller, false)
-        else await setState(tx, post!.id, 'visible', 'hidden')
+        changed = venueId ? await venueHide(tx, ctx, post!.id, venueId, caller, false) : await setState(tx, post!.id, 'visible', 'hidden')
         break
       case 'clear':
         await settleReports(tx, ctx, post!.id, scope)
         break
       case 'hide':
-        if (venueId) await venueHide(tx, ctx, post!.id, venueId, caller, true)
-        else await setState(tx, post!.id, 'removed')
+        changed = venueId ? await venueHide(tx, ctx, post!.id, venueId, caller, true) : await setState(tx, post!.id, 'removed')
         break
       case 'remove':
-        await setState(tx, post!.id, 'removed')
+        changed = await setState(tx, post!.id, 'removed')
         break
       case 'restore':
-        if (venueId) await venueHide(tx, ctx, post!.id, venueId, caller, false)
-        else await setState(tx, post!.id, 'visible')
+        changed = venueId ? await venueHide(tx, ctx, post!.id, venueId, caller, false) : await setState(tx, post!.id, 'visible')
         break
       case 'pin': {
         if (venueId) {
           const room = post!.room_id ? await tx.selectFrom('rooms').select('venue_id').where('id', '=', post!.room_id).executeTakeFirst() : undefined
           if (room?.venue_id !== venueId) throw new ApiError(403, 'forbidden', "a venue pins only posts in its own rooms")
         }
-        await tx.updateTable('posts').set({ pinned_at: input.pinned === false ? null : ctx.now() }).where('id', '=', post!.id).execute()
+        // Pinning again moves the pin's time (pins are shown newest first); unpinning a post with no pin changes nothing.
+        let q = tx.updateTable('posts').set({ pinned_at: input.pinned === false ? null : ctx.now() }).where('id', '=', post!.id)
+        if (input.pinned === false) q = q.where('pinned_at', 'is not', null)
+        changed = (await q.returning('id').execute()).length > 0
         break
       }
       case 'ban':
@@ -184,18 +193,24 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
         const target = walletTarget ?? post?.account_id ?? null
         if (post && walletTarget && walletTarget !== post.account_id) throw new ApiError(400, 'validation-failed', "'wallet' is not the author of 'postId'", { param: 'wallet' })
         if (target === caller.accountId) throw new ApiError(400, 'validation-failed', "you can't ban yourself")
+        let banned = false
         if (!target) {
           // Unban of a wallet the service has never seen: nothing is banned.
         } else if (action === 'ban')
-          await tx
-            .insertInto('bans')
-            .values({ scope, account_id: target, by_account: caller.accountId, at: ctx.now() })
-            .onConflict((oc) => oc.columns(['scope', 'account_id']).doNothing())
-            .execute()
-        else await tx.deleteFrom('bans').where('scope', '=', scope).where('account_id', '=', target).execute()
-        // The overlay hides (or shows again) the author's posts on every thread they wrote in (§6.1), in
-        // rooms too (a private room's only on its room topic: thread-events.ts).
-        if (target)
+          banned =
+            (
+              await tx
+                .insertInto('bans')
+                .values({ scope, account_id: target, by_account: caller.accountId, at: ctx.now() })
+                .onConflict((oc) => oc.columns(['scope', 'account_id']).doNothing())
+                .returning('account_id')
+                .execute()
+            ).length > 0
+        else banned = (await tx.deleteFrom('bans').where('scope', '=', scope).where('account_id', '=', target).returning('account_id').execute()).length > 0
+        // A venue's ban hides (or shows again) the author's posts under that venue's overlay on every thread
+        // they wrote in (§6.1), in rooms too (a private room's only on its room topic: thread-events.ts). A
+        // platform ban stops their writing and changes no read, and a ban already in place changes nothing.
+        if (target && venueId && banned)
           threads = await tx
             .selectFrom('posts')
             .select(['subject_type', 'subject_ref', 'room_id', 'room_private'])
@@ -222,7 +237,7 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
         at: ctx.now(),
       })
       .execute()
-    return { post, ban, threads }
+    return { post, ban, threads, changed }
   })
 
   let postState: ModActionResult['post'] = null
@@ -237,7 +252,7 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
     const it = await ctx.db.selectFrom('mod_items').select('state').where('scope', '=', scope).where('post_id', '=', out.post.id).executeTakeFirst()
     item = it ? { state: it.state } : null
   }
-  await publishThreads(ctx, out.post ? [...out.threads, out.post] : out.threads)
+  await publishThreads(ctx, out.post && out.changed ? [...out.threads, out.post] : out.threads)
   return { action, venueId, postId: out.post?.id ?? null, post: postState, item, ban: out.ban }
 }
 
