@@ -278,6 +278,29 @@ describe('realtime: room topics', () => {
     assert.deepEqual(await member.next(), { type: 'changed', topic: threadTopic('topic', 'sentinel-plain') }, 'each change fired once')
   })
 
+  it('§6.1 a member added to a private room hears the plain threads that now show them its posts change; outsiders hear nothing, and adding a member again fires nothing', async () => {
+    const { v, room, a, b, m } = await privateRoom()
+    const plain = threadTopic('event', m.id)
+    await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'before you came', room })
+    const newcomer = await signIn(svc, undefined, v.venueId)
+    const joining = await client()
+    assert.deepEqual(await ask(joining, plain, newcomer.token), { type: 'subscribed', topic: plain })
+    await joining.subscribe(threadTopic('topic', 'sentinel-added'))
+    const outsider = await client()
+    assert.deepEqual(await ask(outsider, plain, (await signIn(svc)).token), { type: 'subscribed', topic: plain })
+    await outsider.subscribe(threadTopic('topic', 'sentinel-added'))
+    const before = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`, { token: newcomer.token })
+    assert.equal(before.body.posts.length, 0)
+
+    await write('PUT', `/v1/rooms/${room}/members/${newcomer.wallet}`, v.owner)
+    assert.deepEqual(await joining.next(), { type: 'changed', topic: plain }, 'the new member')
+    const after = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`, { token: newcomer.token })
+    assert.equal(after.body.posts.length, 1, 'what changed: the room\'s post now shows')
+    await expectQuiet(outsider, 'sentinel-added', b)
+    await write('PUT', `/v1/rooms/${room}/members/${newcomer.wallet}`, v.owner)
+    await expectQuiet(joining, 'sentinel-added', b)
+  })
+
   it('§6.1 on the plain thread a private room\'s change follows the session: a member who leaves hears no more; one who signs in on a socket already following the thread hears the room from then on', async () => {
     const { v, room, a, b, m } = await privateRoom()
     const plain = threadTopic('event', m.id)

@@ -15,6 +15,7 @@ import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import { walletOwner, withWalletAccount } from './accounts.ts'
 import { canSeePrivateRoom, roomFromRow, type RoomRow } from './rooms.ts'
+import { publishThreads } from './thread-events.ts'
 import type { RequestVenue } from './venue-of-request.ts'
 
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString())
@@ -98,13 +99,26 @@ export async function leaveRoom(ctx: ServiceContext, caller: Caller, room: RoomR
  */
 export async function addMember(ctx: ServiceContext, room: RoomRow, wallet: string): Promise<void> {
   const now = ctx.now()
-  await withWalletAccount(ctx.db, wallet, now, (tx, accountId) =>
+  const added = await withWalletAccount(ctx.db, wallet, now, (tx, accountId) =>
     tx
       .insertInto('room_members')
       .values({ room_id: room.id, account_id: accountId, joined_at: now, left_at: null })
       .onConflict((oc) => oc.columns(['room_id', 'account_id']).doUpdateSet({ joined_at: now, left_at: null }).where('room_members.left_at', 'is not', null))
+      .returning('room_id')
       .execute(),
   )
+  // A new member of a private room now reads its posts on the plain threads it holds (§6.1): those threads
+  // change for them. Published as the room's own change (thread-events.ts), so only its members hear it.
+  if (added.length && room.visibility === 'private') {
+    const threads = await ctx.db
+      .selectFrom('posts')
+      .select(['subject_type', 'subject_ref', 'room_id', 'room_private'])
+      .distinct()
+      .where('room_id', '=', room.id)
+      .where('deleted_at', 'is', null)
+      .execute()
+    await publishThreads(ctx, threads)
+  }
 }
 
 /**

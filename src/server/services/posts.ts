@@ -229,15 +229,17 @@ export async function editPost(ctx: ServiceContext, caller: Caller, id: string, 
 export async function deletePost(ctx: ServiceContext, caller: Caller, id: string): Promise<void> {
   const row = await reachablePost(ctx, caller, id)
   if (row.account_id !== caller.accountId) throw forbidden('only the author can delete this post')
-  await ctx.db.transaction().execute(async (tx) => {
+  const deleted = await ctx.db.transaction().execute(async (tx) => {
     // A reply's delete moves its parent's reply count and score (a trigger, migration 010): the parent is
     // locked first, the order post-access.ts gives every writer (parent, then reply).
     if (row.parent_id) await tx.selectFrom('posts').select('id').where('id', '=', row.parent_id).forUpdate().execute()
     const done = await tx.updateTable('posts').set({ deleted_at: ctx.now() }).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()
-    if (!done.numUpdatedRows) return
+    if (!done.numUpdatedRows) return false
     await tx.deleteFrom('post_nodes').where('post_id', '=', id).execute()
+    return true
   })
-  await publishThreads(ctx, [row])
+  // A racing second delete found it gone: it answers the same, and the thread changed once (§6.1).
+  if (deleted) await publishThreads(ctx, [row])
 }
 
 /**
