@@ -60,6 +60,8 @@ const helpers = `/** A property of the element, optional. */
 type VkProps<E, K extends keyof E> = { [P in K]?: E[P] }
 /** An attribute takes the property's type when that is a string, number or boolean; otherwise its string form. */
 type VkAttr<T> = T extends string | number | boolean | null | undefined ? T : string
+/** Every element's own attributes: \`theme\` fixes its palette (else it follows prefers-color-scheme: elements/shared/theme.ts). */
+type VkCommon = { theme?: 'light' | 'dark' }
 `
 
 /** The props object type of one element (properties, then attribute spellings that differ). */
@@ -67,7 +69,7 @@ function propsType(el) {
   const keys = el.props.map((p) => q(p.name)).join(' | ') || 'never'
   const attrs = el.props.filter((p) => p.attribute && p.attribute !== p.name)
   const attrType = attrs.length ? ` & {\n${attrs.map((p) => `    ${q(p.attribute)}?: VkAttr<${el.className}[${q(p.name)}]>`).join('\n')}\n  }` : ''
-  return `VkProps<${el.className}, ${keys}>${attrType}`
+  return `VkCommon & VkProps<${el.className}, ${keys}>${attrType}`
 }
 
 export function vueTypes(els) {

@@ -25,6 +25,12 @@ type Row = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Sig
  */
 export const AUTO_PAGES = 5
 
+// The rail's parts, exported as `rail-<part>` (kept above the class's JSDoc, which the manifest reads).
+const RAIL_PARTS = 'rail title hint sign-in list item market reason loading empty error retry'
+  .split(' ')
+  .map((p) => `${p}:rail-${p}`)
+  .join()
+
 /**
  * @summary The home community tab: ranked takes with their signals, and the for-you rail (§4.4.3).
  *
@@ -92,12 +98,6 @@ export const AUTO_PAGES = 5
  * @cssproperty --vk-color-surface - Quiet signal rows.
  * @cssproperty --vk-color-border - Row separators.
  */
-/** The rail's parts, exported as `rail-<part>`. */
-const RAIL_PARTS = 'rail title hint sign-in list item market reason loading empty error retry'
-  .split(' ')
-  .map((p) => `${p}:rail-${p}`)
-  .join()
-
 export class VkCommunityTakes extends VkFeedQuery {
   static override styles = [themeStyles, stateStyles, listStyles, marketLinkStyles, feedStyles, communityStyles]
   static override properties = {
