@@ -287,6 +287,24 @@ describe('posts: write path', () => {
     expectError(await call(svc, 'DELETE', '/v1/social/posts/p_0000000000000', t), 404, 'post-not-found')
   })
 
+  it(`body and report-reason limits count characters (code points) after trimming: a body of ${LIMITS.bodyMaxChars} is written and ${LIMITS.bodyMaxChars + 1} refused, also in emoji (two UTF-16 units each); a reason of ${LIMITS.reasonMaxChars} is taken and ${LIMITS.reasonMaxChars + 1} refused`, async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const t = { token: u.token }
+    const post = (body: string) => call(svc, 'POST', '/v1/social/posts', { ...t, body: { subjectType: 'event', subjectRef: m.id, body } })
+    for (const unit of ['x', '📈']) {
+      const ok = await post(` ${unit.repeat(LIMITS.bodyMaxChars)} `)
+      assert.equal(ok.status, 201, JSON.stringify(ok.body).slice(0, 200))
+      assert.equal(ok.body.post.body, unit.repeat(LIMITS.bodyMaxChars), 'stored trimmed, whole')
+      expectError(await post(unit.repeat(LIMITS.bodyMaxChars + 1)), 400, 'validation-failed', /^'body':? must be at most 2000 characters$/)
+    }
+    const author = await signIn(svc)
+    const target = (await call(svc, 'POST', '/v1/social/posts', { token: author.token, body: { subjectType: 'event', subjectRef: m.id, body: 'reported' } })).body.post.id as string
+    const report = (reason: string) => call(svc, 'POST', `/v1/social/posts/${target}/reports`, { ...t, body: { reason } })
+    expectError(await report('r'.repeat(LIMITS.reasonMaxChars + 1)), 400, 'validation-failed', /^'reason':? must be at most 500 characters$/)
+    assert.equal((await report('😀'.repeat(LIMITS.reasonMaxChars))).status, 200)
+  })
+
   it('a body or report reason made only of invisible characters (white space, control characters, zero-width spaces and joiners, byte-order mark, bidi marks, variation selectors, soft hyphen, blank fillers) is "must not be empty", and nothing is written', async () => {
     const m = await addMarket(svc)
     const u = await signIn(svc)

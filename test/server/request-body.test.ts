@@ -67,6 +67,23 @@ describe('request bodies (Node)', () => {
     assert.equal(r.body.post.body, text)
   })
 
+  it('"nothing is lost or half-written": bytes that are not UTF-8 (alone, or a character cut short at the end) are 400 invalid-json, not stored with replacement characters, and nothing is written', async () => {
+    const m = await addMarket(svc)
+    const head = new TextEncoder().encode(`{"subjectType":"event","subjectRef":"${m.id}","body":"ab`)
+    const tail = new TextEncoder().encode('cd"}')
+    for (const [bad, chunks] of [
+      ['0xff 0xfe', [head, Uint8Array.of(0xff, 0xfe), tail]],
+      ['a lone continuation byte', [head, Uint8Array.of(0x80), tail]],
+      ['a cut-short character', [new TextEncoder().encode(`{"subjectType":"event","subjectRef":"${m.id}","body":"x"}`), Uint8Array.of(0xe4, 0xb8)]],
+    ] as const) {
+      const r = await chunked(PATHS.posts, [...chunks], user.token)
+      assert.deepEqual([r.status, r.body.error?.code, r.body.error?.message], [400, 'invalid-json', 'request body is not valid UTF-8'], bad)
+    }
+    const res = await web().request(PATHS.posts, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` }, body: new Blob([head, Uint8Array.of(0xff), tail]) })
+    assert.deepEqual([res.status, ((await res.json()) as any).error.message], [400, 'request body is not valid UTF-8'], 'web runtimes too')
+    assert.equal((await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)).body.posts.length, 0)
+  })
+
   it('a chunked body that is not JSON is 400 invalid-json', async () => {
     const r = await chunked(PATHS.posts, [new TextEncoder().encode('{"subjectType":'), new TextEncoder().encode('"event"')], user.token)
     assert.equal(r.status, 400)
@@ -74,8 +91,9 @@ describe('request bodies (Node)', () => {
   })
 })
 
+const web = () => createApp(svc.ctx)
+
 describe('request bodies (web runtimes: Deno, app.request)', () => {
-  const web = () => createApp(svc.ctx)
   const send = (body: BodyInit) =>
     web().request(PATHS.posts, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` }, body })
 

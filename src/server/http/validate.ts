@@ -150,10 +150,20 @@ function bodyText(c: Context): Promise<string> {
       if (e) {
         incoming.resume() // discard the rest; the answer is already decided
         reject(e)
-      } else resolve(body.text())
+      } else {
+        try {
+          resolve(body.text())
+        } catch (err) {
+          reject(err)
+        }
+      }
     }
     incoming.on('data', (chunk) => {
-      if (!done && !body.add(chunk)) finish(tooLarge())
+      try {
+        if (!done && !body.add(chunk)) finish(tooLarge())
+      } catch (err) {
+        finish(err as Error)
+      }
     })
     incoming.on('end', () => finish(null))
     incoming.on('error', (e) => finish(new ApiError(400, 'invalid-json', `request body could not be read: ${e.message}`)))
@@ -180,17 +190,26 @@ async function webBodyText(req: Request): Promise<string> {
  * LIMITS.bodyMaxBytes counted in bytes: `add` answers false once a chunk takes it past the limit.
  */
 function limitedText() {
-  const decoder = new TextDecoder()
+  // Fatal: bytes that are not UTF-8 are refused, not stored as U+FFFD (a text other than the one sent).
+  const decoder = new TextDecoder('utf-8', { fatal: true })
+  const decode = (chunk?: Uint8Array) => {
+    try {
+      return decoder.decode(chunk, { stream: !!chunk })
+    } catch {
+      throw new ApiError(400, 'invalid-json', 'request body is not valid UTF-8')
+    }
+  }
   let text = ''
   let size = 0
   return {
+    /** False once past the byte limit; throws the 400 on bytes that are not UTF-8. */
     add(chunk: Uint8Array): boolean {
       size += chunk.byteLength
       if (size > LIMITS.bodyMaxBytes) return false
-      text += decoder.decode(chunk, { stream: true })
+      text += decode(chunk)
       return true
     },
-    text: () => text + decoder.decode(),
+    text: () => text + decode(),
   }
 }
 
