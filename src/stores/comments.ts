@@ -181,10 +181,11 @@ export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader,
               () => {
                 onLive({ subjectType, subjectRef: ref })
                 first.revalidate()
-                // A market's thread changed: its take counts may have (§2.6), on this page too.
+                // A market's thread changed: its take counts may have (§2.6), on this page too, and so may its
+                // result (a resolution fires every thread of the market: its receipts move, §3.2).
                 if (subjectType == 'event') {
                   ctx.client.takeCounts.clear()
-                  ctx.revalidate(setReadOf('counts', ref))
+                  ctx.revalidate(setReadOf('counts', ref), setReadOf('markets', ref))
                 }
               },
               { room },

@@ -60,9 +60,11 @@ export interface LeaderboardValue extends PagedTail {
 
 /** A set read's key (`setQuery`): the read's name, then its ids. */
 const setKey = (name: string, ids: readonly string[]) => `${name}|${ids.join(',')}|`
-/** Whether a cached read's key is the set read `name` over ids that include `id` (for `ctx.revalidate`). */
-export const setReadOf = (name: 'counts' | 'markets', id: string) => (key: string) =>
-  key.startsWith(`${name}|`) && key.slice(name.length + 1, -1).split(',').includes(id)
+/**
+ * Whether a cached read's key is the set read `name` over ids that include `id` (for `ctx.revalidate`). Market
+ * ids all have one length (0x and 64 hex digits, lowercased), so one appears in a key only as a whole id.
+ */
+export const setReadOf = (name: 'counts' | 'markets', id: string) => (key: string) => key.startsWith(`${name}|`) && key.includes(id)
 
 /** Markets known to the page (from market reads and For-you rails); null: asked for and unknown. */
 export function createMarketCache(ctx: Ctx) {

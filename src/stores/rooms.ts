@@ -54,7 +54,7 @@ export function rooms(ctx: Ctx) {
           const r = await fn()
           // An answer that comes after a login or logout is the previous reader's: it changes nothing shown.
           settle(ctx.$viewer.get() === key && done(r), null)
-          ctx.revalidate('membership|', 'feed|')
+          ctx.revalidate('membership|', 'feed|', 'thread|')
           return r
         } catch (e) {
           settle(false, e)

@@ -109,6 +109,26 @@ describe('comments (§2.7)', () => {
     off()
   }
 
+  it('§2.1 a private room\'s posts are "visible to its members only": a member who leaves through vk.roomMembership stops seeing them on the plain thread at once (no event tells a leaver: the leave re-reads the page\'s threads)', async (t) => {
+    const v = await env.h.venue()
+    const vk = page(env, { config: { apiKey: v.key } })
+    t.after(() => vk.dispose())
+    const room = await env.h.room(v, { type: 'topic', ref: `leave-${v.venueId}` }, 'private')
+    const m = await env.h.addMarket()
+    const member = await signInOn(vk, env)
+    const add = await fetch(`${env.svc.url}/v1/rooms/${room}/members/${member.wallet}`, { method: 'PUT', headers: { authorization: `Bearer ${v.owner.session!.token}` } })
+    assert.equal(add.status, 200)
+    const p = await v.owner.createPost('event', m.id, 'members only', null, { room })
+    const s = vk.comments('event', m.id)
+    const membership = vk.roomMembership(room)
+    const offs = [mount(s), mount(membership)]
+    await until(s, (x) => x.posts.some((q) => q.id === p.id), 5000, 'the member reads the room\'s post on the plain thread')
+    await until(membership, (x) => x.member === true, 5000, 'a member')
+    await membership.get().leave()
+    await until(s, (x) => !x.posts.some((q) => q.id === p.id), 5000, 'gone once left')
+    offs.forEach((f) => f())
+  })
+
   it('§6.1 "fires when the thread changes" in a private room: a member\'s thread in the room follows the room\'s topic with the session and sees another member\'s post live', (t) => memberHearsRoomPost(t, true))
 
   it('§6.1 "fires when the thread changes" for a private room\'s member on the plain market thread, which shows them the room\'s posts: another member\'s post in the room arrives live', (t) => memberHearsRoomPost(t, false))
@@ -324,6 +344,24 @@ describe('comments (§2.7)', () => {
     const ok = await until(s, (v) => !v.error && !v.loading)
     assert.deepEqual(ok.posts, [])
     off()
+  })
+
+  it('§3.2 "open → right / wrong when the market resolution is recorded": a market resolving while its thread is open re-reads the market, so its take receipts move without a reload', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const s = vk.comments('event', m.id)
+    const market = vk.market(m.id)
+    const offs = [mount(s), mount(market)]
+    await until(s, (v) => !v.loading)
+    await until(market, (v) => !!v.market, 5000, 'the market read')
+    assert.equal(market.get().market!.result, null, 'open')
+    // Let the stream subscription settle before the change.
+    await new Promise((r) => setTimeout(r, 300))
+    await env.h.resolve(m.id, 0)
+    const v = await until(market, (v) => v.market?.result != null, 5000, 'the result after the resolution')
+    assert.deepEqual(v.market!.result, { winner: 0 })
+    offs.forEach((f) => f())
   })
 
   it("§6.1 and §2.6: a market's thread changing live re-reads that market's take counts on the page (not another market's)", async (t) => {
