@@ -75,7 +75,8 @@ export const idsOf = (ids: readonly string[], valid: (id: string) => boolean) =>
  */
 export const forViewer = <T>(d: Loaded<T> | undefined, viewer: string): T | undefined => (d && d.who === viewer ? d.v : undefined)
 
-export const statusOf = (e: unknown) => (e instanceof HttpError ? e.status : null)
+/** The service's error code of a failed read (`HttpError`), or null (a network failure, a timeout). */
+export const codeOf = (e: unknown) => (e instanceof HttpError ? e.code : null)
 
 export function createCtx(client: VenuekitClient, o: { releaseMs: number; dedupeMs: number }): Ctx & { dispose(): void } {
   const { cache, store, revalidate, dispose: stopReading } = createQueryCache(o.dedupeMs)

@@ -9,7 +9,7 @@ import { LIMITS } from '../contract/limits.ts'
 import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Signal, Titles } from '../contract/types.ts'
 import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'
 import { warnOnce } from '../sdk/config.ts'
-import { keyOf, loaded, statusOf, type Ctx, type Loaded } from './ctx.ts'
+import { keyOf, loaded, codeOf, type Ctx, type Loaded } from './ctx.ts'
 import { paged, type PagedTail } from './paged.ts'
 import { concatPosts, type AgreedOverride, type KeptReplies, type PostOverlay } from './posts.ts'
 import type { MarketCache } from './reads.ts'
@@ -198,7 +198,8 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache, repl
       const ms = isRoom ? membershipQuery(ctx, target) : null
       const noRoom = atom<FetcherValue<Loaded<Membership>>>({ loading: false })
       return computed([p.first, p.$more, overlay.$agreed, fy, ms ?? noRoom, overlay.$replies], (f, m, agreed, y, r, kept): RoomFeedValue => {
-        const notFound = statusOf(f.error) === 404 || statusOf(r.error) === 404
+        // §7: a private room read by an outsider is 404 room-not-found (any other 404, a wrong address, is an error).
+        const notFound = codeOf(f.error) == 'room-not-found' || codeOf(r.error) == 'room-not-found'
         const rail = y.data?.v ?? null
         const st = p.status(f, m)
         return {

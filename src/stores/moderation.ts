@@ -9,7 +9,7 @@ import type { ModActionResult, ModQueueItem, ModQueuePage, ModState } from '../c
 import type { ModOptions } from '../sdk/client.ts'
 import { VenuekitError } from '../sdk/errors.ts'
 import { POST_READS } from './actions.ts'
-import { keyOf, statusOf, type Ctx } from './ctx.ts'
+import { keyOf, codeOf, type Ctx } from './ctx.ts'
 import { paged, type PagedTail } from './paged.ts'
 
 /** A paged list's tail, whose `nextCursor` says whether more pages remain. */
@@ -59,7 +59,8 @@ export function moderation(ctx: Ctx) {
       return computed([p.first, p.$more], (f, m): ModerationQueueValue => {
         const pages = p.pagesOf(f, m)
         const st = p.status(f, m)
-        const forbidden = statusOf(f.error) === 403
+        // Not a moderator of this venue (not any 403: an origin the venue does not list is an error).
+        const forbidden = codeOf(f.error) == 'forbidden'
         const seen = new Set<string>()
         return {
           items: pages.flatMap((x) => x.v.items).filter((i) => !seen.has(i.post.id) && !!seen.add(i.post.id)),

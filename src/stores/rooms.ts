@@ -6,7 +6,7 @@
  */
 import { atom, computed, type ReadableAtom } from 'nanostores'
 import type { BoardEntry, JoinResult, Membership, NodeRef, RoomInfo } from '../contract/types.ts'
-import { forViewer, loaded, statusOf, type Ctx } from './ctx.ts'
+import { forViewer, loaded, codeOf, type Ctx } from './ctx.ts'
 import { membershipQuery } from './feeds.ts'
 
 export interface MembershipValue {
@@ -93,7 +93,7 @@ export function rooms(ctx: Ctx) {
       computed(
         ctx.query(`board|${room}|`, () => ctx.client.rooms.board(room)),
         (f): BoardValue => {
-          const notFound = statusOf(f.error) === 404
+          const notFound = codeOf(f.error) == 'room-not-found'
           const b = f.error ? null : (f.data?.v ?? null)
           return {
             board: b?.board ?? [],

@@ -368,6 +368,25 @@ describe('moderation (§2.10, §4.2)', () => {
     assert.equal(v.loading, false)
   })
 
+  it('§7 the forbidden state is "someone who cannot moderate" only: a 403 of another kind (the page\'s origin not on the venue\'s list) is an error', async (t) => {
+    const venue = await env.h.venue()
+    const put = await fetch(`${env.svc.url}/v1/venues/${venue.venueId}/origins`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${venue.owner.session!.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ origins: ['https://venue.example'] }),
+    })
+    assert.equal(put.status, 200)
+    // The venue's owner, keyed, on a page whose origin the venue does not list.
+    const elsewhere = ((input: string | URL | Request, init?: RequestInit) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), origin: 'https://elsewhere.example' } })) as typeof fetch
+    const vk = page(env, { fetch: elsewhere, config: { apiKey: venue.key } })
+    t.after(() => vk.dispose())
+    vk.client.setSession(venue.owner.session)
+    const s = vk.moderationQueue({ venueId: venue.venueId })
+    const v = await until(s, (v) => v.error != null, 5000, 'the error')
+    assert.equal(v.forbidden, false)
+    assert.equal((v.error as HttpError).code, 'origin-not-allowed')
+  })
+
   it('"Moderation writes are not optimistic": the queue changes only after the service answered; a refused action throws and sets error', async (t) => {
     const operator = privateKeyToAccount(OPERATOR_KEY)
     const vk = page(env)

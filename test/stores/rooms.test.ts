@@ -140,6 +140,15 @@ describe('roomBoard (§2.9)', () => {
     assert.deepEqual(v.board, [])
   })
 
+  it('§7 notFound is the private room\'s answer only (404 room-not-found): a 404 of another kind (a base address that serves no such route) is an error, never "not found"', async (t) => {
+    const vk = page(env, { config: { baseUrl: `${env.svc.url}/nowhere` } })
+    t.after(() => vk.dispose())
+    const s = vk.roomBoard('r_0000000000000000000000')
+    const v = await until(s, (v) => v.error != null, 5000, 'the error')
+    assert.equal(v.notFound, false)
+    assert.equal((v.error as HttpError).code, 'not-found')
+  })
+
   it('a public board: members ranked at the room\'s node, with the population', async (t) => {
     const venue = await env.h.venue()
     const vk = page(env, { config: { apiKey: venue.key } })
