@@ -5,6 +5,7 @@
  * merged by id: a refetched first page replaces its own range (a post gone from it was deleted or
  * hidden) and keeps the older posts it pushed out.
  */
+import { LIMITS } from '../contract/limits.ts'
 import { atom, computed, onMount } from 'nanostores'
 import type { SubjectType } from '../contract/ids.ts'
 import type { Labels, Post, ThreadPage, Titles } from '../contract/types.ts'
@@ -108,8 +109,10 @@ export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader,
     const key = `thread|${subjectType}|${ref}|${keyOf({ ...o })}`
     return ctx.keep(key, () => {
       const load = (cursor?: string) => ctx.client.posts(subjectType, ref, { ...o, cursor })
-      const first = ctx.query(key, () => load())
       const $s = atom<State>(blank())
+      // Once Load more has added rows, the first page is read again as far as they go (up to a page's limit): a
+      // live change or a refresh then shows an edit, a delete or a removal among them too (§6.1).
+      const first = ctx.query(key, () => ($s.get().extra ? ctx.client.posts(subjectType, ref, { ...o, limit: Math.min(LIMITS.pageMax, $s.get().byId.size) }) : load()))
 
       const loadMore = async () => {
         const s = $s.get()
@@ -137,10 +140,13 @@ export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader,
         const current = s.key === first.key
         const posts: Post[] = []
         let newCount = 0
+        // Only what is newer than every post already shown is new: an older row that a longer re-read brings
+        // (the next after a deleted one) takes its place at the bottom.
+        let older = false
         if (current)
           for (const id of [...s.byId.keys()].sort().reverse()) {
             const h = s.byId.get(id)!
-            if (s.seen.has(id) || own.has(id)) posts.push(...overlay.apply([h.post], h.at, agreed))
+            if ((older ||= s.seen.has(id)) || own.has(id)) posts.push(...overlay.apply([h.post], h.at, agreed))
             else newCount++
           }
         const read: Record<string, Loaded<Post[]>> = {}

@@ -177,9 +177,10 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache, repl
     ctx.keep(`foryou:${keyOf({ ...o })}`, () => {
       const q = forYouQuery(o)
       return computed(q, (f): ForYouValue => ({
-        items: f.data?.v.items ?? [],
-        markets: f.data?.v.markets ?? {},
-        personalized: f.data?.v.personalized ?? false,
+        items: [],
+        markets: {},
+        personalized: false,
+        ...f.data?.v,
         loading: !!f.loading && !f.data,
         error: f.error ?? null,
         refresh: () => q.revalidate(),

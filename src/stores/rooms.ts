@@ -94,13 +94,13 @@ export function rooms(ctx: Ctx) {
         ctx.query(`board|${room}|`, () => ctx.client.rooms.board(room)),
         (f): BoardValue => {
           const notFound = codeOf(f.error) == 'room-not-found'
-          const b = f.error ? null : (f.data?.v ?? null)
           return {
-            board: b?.board ?? [],
-            population: b?.population ?? null,
-            facet: b?.facet ?? null,
-            room: b?.room ?? null,
-            members: b?.members ?? null,
+            board: [],
+            population: null,
+            facet: null,
+            room: null,
+            members: null,
+            ...(f.error ? null : f.data?.v),
             notFound,
             loading: !!f.loading && !f.data,
             error: notFound ? null : (f.error ?? null),

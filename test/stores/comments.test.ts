@@ -258,6 +258,38 @@ describe('comments (§2.7)', () => {
     off()
   })
 
+  it('§6.1 after Load more, a live change reads the loaded rows again too: an edit and a delete among the older rows show, the row after them is not "new", and Load more still continues', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const w = await env.h.signedIn()
+    const made = []
+    for (let i = 0; i < 6; i++) made.push(await w.createPost('event', m.id, `post ${i}`))
+    const s = vk.comments('event', m.id, { limit: 2 })
+    const off = mount(s)
+    await until(s, (v) => v.posts.length === 2)
+    await s.get().loadMore()
+    await until(s, (v) => v.posts.length === 4, 5000, 'two pages')
+    await new Promise((r) => setTimeout(r, 300))
+    // Both on the second page (posts 3 and 2), changed by their author on another page.
+    await w.editPost(made[3].id, 'post 3, edited')
+    await w.deletePost(made[2].id)
+    const v = await until(s, (v) => !v.posts.some((p) => p.id === made[2].id) && v.posts.some((p) => p.body === 'post 3, edited'), 5000, 'the older rows read again')
+    // The re-read of four rows now reaches post 1, the next older one: it shows at the bottom, not as "1 new".
+    assert.equal(v.newCount, 0)
+    assert.deepEqual(ids(v.posts), [made[5].id, made[4].id, made[3].id, made[1].id])
+    assert.equal(v.hasMore, true)
+    await v.loadMore()
+    const all = await until(s, (v) => !v.hasMore, 5000, 'the rest')
+    assert.deepEqual(ids(all.posts), [made[5].id, made[4].id, made[3].id, made[1].id, made[0].id])
+    // A post written now is still new.
+    const live = await w.createPost('event', m.id, 'live')
+    const later = await until(s, (v) => v.newCount === 1, 5000, 'one new')
+    later.showNew()
+    assert.equal(ids(s.get().posts)[0], live.id)
+    off()
+  })
+
   it('a live refetch of the first page keeps the older posts it pushed out (nothing loaded disappears)', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
