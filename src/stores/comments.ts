@@ -5,9 +5,9 @@
  * merged by id: a refetched first page replaces its own range (a post gone from it was deleted or
  * hidden) and keeps the older posts it pushed out.
  */
-import { LIMITS } from '../contract/limits.ts'
 import { atom, computed, onMount } from 'nanostores'
 import type { SubjectType } from '../contract/ids.ts'
+import { LIMITS } from '../contract/limits.ts'
 import type { Labels, Post, ThreadPage, Titles } from '../contract/types.ts'
 import { keyOf, loaded, type Ctx, type Loaded } from './ctx.ts'
 import type { PagedTail } from './paged.ts'

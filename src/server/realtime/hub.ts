@@ -86,7 +86,6 @@ export class Hub {
     this.sendText(socket, JSON.stringify(msg))
   }
 
-
   private onMessage(socket: HubSocket, data: string) {
     const state = this.sockets.get(socket)
     if (!state) return

@@ -15,7 +15,7 @@ import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import { walletOwner, withWalletAccount } from './accounts.ts'
 import { canSeePrivateRoom, roomFromRow, type RoomRow } from './rooms.ts'
-import { publishThreads } from './thread-events.ts'
+import { publishThreads, threadsWithPostsOf } from './thread-events.ts'
 import type { RequestVenue } from './venue-of-request.ts'
 
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString())
@@ -109,16 +109,7 @@ export async function addMember(ctx: ServiceContext, room: RoomRow, wallet: stri
   )
   // A new member of a private room now reads its posts on the plain threads it holds (§6.1): those threads
   // change for them. Published as the room's own change (thread-events.ts), so only its members hear it.
-  if (added.length && room.visibility === 'private') {
-    const threads = await ctx.db
-      .selectFrom('posts')
-      .select(['subject_type', 'subject_ref', 'room_id', 'room_private'])
-      .distinct()
-      .where('room_id', '=', room.id)
-      .where('deleted_at', 'is', null)
-      .execute()
-    await publishThreads(ctx, threads)
-  }
+  if (added.length && room.visibility === 'private') await publishThreads(ctx, await threadsWithPostsOf(ctx.db, 'room_id', room.id))
 }
 
 /**

@@ -45,7 +45,7 @@ import { ApiError } from '../http/errors.ts'
 import { reachablePost } from './post-access.ts'
 import { POST_COLUMNS, agreedSet, toPost, type PostRow } from './post-view.ts'
 import { primaryWallets } from './leaderboard.ts'
-import { publishThreads, type ChangedThread } from './thread-events.ts'
+import { publishThreads, threadsWithPostsOf, type ChangedThread } from './thread-events.ts'
 import { requireVenueAdmin } from './venues.ts'
 
 export const PLATFORM = '*'
@@ -211,13 +211,7 @@ export async function moderate(ctx: ServiceContext, caller: Caller, scope: strin
         // they wrote in (§6.1), in rooms too (a private room's only on its room topic: thread-events.ts). A
         // platform ban stops their writing and changes no read, and a ban already in place changes nothing.
         if (target && venueId && banned)
-          threads = await tx
-            .selectFrom('posts')
-            .select(['subject_type', 'subject_ref', 'room_id', 'room_private'])
-            .distinct()
-            .where('account_id', '=', target)
-            .where('deleted_at', 'is', null)
-            .execute()
+          threads = await threadsWithPostsOf(tx, 'account_id', target)
         const shown = input.wallet ?? (target ? ((await primaryWallets(ctx, [target], tx)).get(target) ?? '') : '')
         ban = { wallet: shown, scope, banned: action === 'ban' }
         break

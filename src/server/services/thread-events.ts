@@ -14,8 +14,10 @@
  *   thread shows members the room's posts, so it changed for them: §6.1). Both are asked of the gate
  *   (services/stream-gate.ts) before each delivery.
  */
+import type { Kysely } from 'kysely'
 import { privateRoomChangeTopic, roomThreadTopic, threadTopic } from '../../contract/paths.ts'
 import type { ServiceContext } from '../context.ts'
+import type { Database } from '../db/schema.ts'
 
 /** A thread a write changed: its subject, and whether the change is inside a private room. */
 export interface ChangedThread {
@@ -24,6 +26,14 @@ export interface ChangedThread {
   room_private?: boolean | null
   /** The room the change is in, if any: its room topic goes out too. */
   room_id?: string | null
+}
+
+/**
+ * The threads holding live posts of an account (a ban changes how they read) or of a room (a new member now
+ * reads them), each with its room, for `publishThreads`.
+ */
+export function threadsWithPostsOf(db: Kysely<Database>, by: 'account_id' | 'room_id', id: string): Promise<ChangedThread[]> {
+  return db.selectFrom('posts').select(['subject_type', 'subject_ref', 'room_id', 'room_private']).distinct().where(by, '=', id).where('deleted_at', 'is', null).execute()
 }
 
 /** Publishes each changed thread's topics once (a private room's only as its `private:` topic); never throws. */
