@@ -5,6 +5,7 @@
  */
 export { createVenuekit, getVenuekit, onVenuekitChange } from './context.ts'
 export type { Venuekit, VenuekitOptions } from './context.ts'
+export type { VenuekitGlobal } from './venuekit-global.ts'
 export type { CommentsOptions, CommentsValue } from './comments.ts'
 export type { PagedTail } from './paged.ts'
 export type { EarlierReplies } from './replies.ts'

@@ -5,6 +5,7 @@
  */
 import type {} from 'venuekit/types/react'
 import type { JSX } from 'react'
+import type { VenuekitGlobal } from 'venuekit/stores'
 
 type Comments = JSX.IntrinsicElements['vk-market-comments']
 type Takes = JSX.IntrinsicElements['vk-community-takes']
@@ -16,3 +17,9 @@ export const notATheme: Comments = { theme: 'blue' }
 
 /** `<vk-community-takes>`' events are typed (its manifest entry once lost them to a stray JSDoc block). */
 export const opens: Takes = { 'onvk-open-market': (e) => void e.detail.marketId }
+
+/** `window.venuekit` (the script tag's global) is typed once a type is imported from `venuekit/stores`. */
+export const global: VenuekitGlobal | undefined = window.venuekit
+export const configured = () => window.venuekit?.configure({ baseUrl: 'https://api.example' }, { moderation: false }).dispose()
+// @ts-expect-error configure needs a ClientConfig
+export const misconfigured = () => window.venuekit?.configure('https://api.example')

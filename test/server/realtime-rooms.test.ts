@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { PATHS, roomThreadTopic, threadTopic } from '../../src/contract/paths.ts'
+import { PATHS, privateRoomChangeTopic, roomThreadTopic, threadTopic } from '../../src/contract/paths.ts'
 import type { StreamServerMessage } from '../../src/contract/types.ts'
 import { GATE_RETRY_MS, Hub } from '../../src/server/realtime/hub.ts'
 import { callerOfToken, callersOfTokens } from '../../src/server/auth/session.ts'
@@ -352,6 +352,63 @@ describe('realtime: room topics', () => {
     const self = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}&room=self`, { key: v.key })
     assert.equal(self.body.roomId, v.selfRoomId)
     assert.equal((await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)).body.roomId, null)
+  })
+})
+
+describe('realtime: the hub tells a new subscriber of a recent change (REPLAY_MS)', () => {
+  const plain = threadTopic('event', '0x' + 'ab'.repeat(32))
+  const inRoom = roomThreadTopic('r_abc', 'event', '0x' + 'ab'.repeat(32))
+  const privateChange = privateRoomChangeTopic('r_abc', 'event', '0x' + 'ab'.repeat(32))
+  /** A hub with a short window, whose gate admits only 'vks_member' (recording each ask), and a socket factory. */
+  function hubWithWindow(replayMs: number) {
+    const bus = new MemoryPubSub()
+    const asks: [string, (string | null)[]][] = []
+    const hub = new Hub(bus, async (topic, tokens) => (asks.push([topic, tokens]), tokens.map((t) => t === 'vks_member')), replayMs)
+    const socket = (token?: string) => {
+      const sent: StreamServerMessage[] = []
+      const h = hub.attach({ send: (t: string) => void sent.push(JSON.parse(t)), close() {} })
+      return { sent, subscribe: (topic: string) => h.onMessage(JSON.stringify({ type: 'subscribe', topic, ...(token ? { token } : {}) })) }
+    }
+    const settle = () => new Promise((r) => setTimeout(r, 5))
+    return { bus, asks, socket, settle }
+  }
+
+  it('a change older than the window is not told again: a subscriber after it hears "subscribed" alone', async () => {
+    const { bus, socket, settle } = hubWithWindow(40)
+    await bus.publish(plain)
+    const early = socket()
+    early.subscribe(plain)
+    await settle()
+    assert.deepEqual(early.sent, [{ type: 'subscribed', topic: plain }, { type: 'changed', topic: plain }], 'within the window')
+    await new Promise((r) => setTimeout(r, 60))
+    const late = socket()
+    late.subscribe(plain)
+    await settle()
+    assert.deepEqual(late.sent, [{ type: 'subscribed', topic: plain }], 'after it')
+  })
+
+  it('§7 a private room\'s recent change is told, on the plain thread, only to a session the gate admits to that room; an outsider and a signed-out reader hear "subscribed" alone, and the signed-out one is not even asked for', async () => {
+    const { bus, asks, socket, settle } = hubWithWindow(10_000)
+    await bus.publish(privateChange)
+    await settle()
+    asks.length = 0
+    const member = socket('vks_member')
+    const outsider = socket('vks_outsider')
+    const signedOut = socket()
+    for (const s of [member, outsider, signedOut]) s.subscribe(plain)
+    await settle()
+    assert.deepEqual(member.sent, [{ type: 'subscribed', topic: plain }, { type: 'changed', topic: plain }])
+    assert.deepEqual(outsider.sent, [{ type: 'subscribed', topic: plain }])
+    assert.deepEqual(signedOut.sent, [{ type: 'subscribed', topic: plain }])
+    assert.deepEqual(asks, [[privateChange, ['vks_member']], [privateChange, ['vks_outsider']]], 'asked with the private change, for each session')
+    // The room's own topic: its subscribe passes the gate, and then the recent change is told.
+    const roomMember = socket('vks_member')
+    roomMember.subscribe(inRoom)
+    const roomOutsider = socket('vks_outsider')
+    roomOutsider.subscribe(inRoom)
+    await settle()
+    assert.deepEqual(roomMember.sent, [{ type: 'subscribed', topic: inRoom }, { type: 'changed', topic: inRoom }])
+    assert.deepEqual(roomOutsider.sent, [refusedAnswer(inRoom)])
   })
 })
 

@@ -9,7 +9,7 @@ import pg from 'pg'
 import WebSocket from 'ws'
 import { threadTopic, PATHS } from '../../src/contract/paths.ts'
 import { PgPubSub } from '../../src/server/realtime/pg-pubsub.ts'
-import { MAX_MESSAGE_CHARS, MAX_TOPICS_PER_SOCKET } from '../../src/server/realtime/hub.ts'
+import { MAX_MESSAGE_CHARS, MAX_TOPICS_PER_SOCKET, REPLAY_MS } from '../../src/server/realtime/hub.ts'
 import { addMarket, call, ON_POSTGRES, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 import { StreamClient } from '../helpers/stream.ts'
 import { startReferenceService } from '../../src/server/node.ts'
@@ -219,6 +219,30 @@ describe('realtime: thread events', () => {
     await c.whenClosed()
     for (let i = 0; i < 50 && svc.hub.socketCount !== before; i++) await new Promise((r) => setTimeout(r, 20))
     assert.equal(svc.hub.socketCount, before)
+  })
+})
+
+describe('realtime: a change between a client\'s read and its subscription (hub.ts REPLAY_MS)', () => {
+  it(`§6.1 "fires when the thread changes": a change committed before a subscription is made, within ${REPLAY_MS / 1000} s, is told to the new subscriber at once (its read may predate it); a thread that has not changed gives "subscribed" alone`, async () => {
+    const m = await addMarket(svc)
+    const quiet = await addMarket(svc)
+    await post('event', m.id, 'written while the reader\'s socket was opening')
+    const c = await client()
+    const topic = threadTopic('event', m.id)
+    await c.subscribe(topic)
+    await expectChanged(c, topic)
+    await c.subscribe(threadTopic('event', quiet.id))
+    // Subscribing again to a topic it already follows (a session change) tells it nothing more.
+    await c.subscribe(topic)
+    await c.ping()
+    assert.deepEqual(c.messages, [], 'nothing else: one change, told once, and nothing for the thread that did not change')
+    // A second reader arriving now hears it too, and a later change reaches both as usual.
+    const d = await client()
+    await d.subscribe(topic)
+    await expectChanged(d, topic)
+    await post('event', m.id, 'a later take')
+    await expectChanged(c, topic)
+    await expectChanged(d, topic)
   })
 })
 

@@ -8,6 +8,9 @@
  * A plain thread topic is open to anyone; its subscribe keeps the token it carried (if any), because a change
  * inside a private room (`private:<roomId>:thread:…` on the bus, thread-events.ts) reaches the plain thread's
  * followers whose session is a member of that room, each asked of the gate before the delivery.
+ * A new subscriber also hears a change made in the REPLAY_MS before it subscribed (`replay`): a client reads the
+ * thread and subscribes at the same time, so a change committed after its read was answered and before its
+ * subscription was made would otherwise reach it only with the thread's next change.
  * Runtime-neutral: the Node and Deno entries hand it a minimal socket.
  */
 import type { StreamClientMessage, StreamServerMessage } from '../../contract/types.ts'
@@ -29,6 +32,12 @@ const refused = (topic: string): StreamServerMessage => ({ type: 'error', code: 
 export const MAX_TOPICS_PER_SOCKET = 256
 /** A gate that fails (the database away) is asked again this long after, this many times at the most. */
 export const GATE_RETRY_MS = [1000, 2000, 4000]
+/**
+ * A change this recent is told to a new subscriber at once (§6.1). It bounds the time between a client's read
+ * and its subscription (the socket's opening included; a reconnect refetches everything anyway). A subscriber
+ * whose read came after the change refetches once more, which is the whole cost.
+ */
+export const REPLAY_MS = 10_000
 /** A client message longer than this is answered with an error (the socket stays open). */
 export const MAX_MESSAGE_CHARS = 4096
 
@@ -49,11 +58,18 @@ export class Hub {
   private sockets = new Map<HubSocket, SocketState>()
   private unlisten: () => void
   private asked = 0
+  /**
+   * Recent changes (`replay`), by the topic that was told of them: when, under each gate topic that a new
+   * subscriber must pass to hear it (null: none beyond its subscribe's own).
+   */
+  private recent = new Map<string, Map<string | null, number>>()
+  private swept = 0
 
-  /** `gate`: who may follow a room topic (without one, room topics are refused). */
+  /** `gate`: who may follow a room topic (without one, room topics are refused). `replayMs`: see REPLAY_MS. */
   constructor(
     bus: PubSub,
     private readonly gate: TopicGate = async (_t, tokens) => tokens.map(() => false),
+    private readonly replayMs = REPLAY_MS,
   ) {
     this.unlisten = bus.subscribe(
       (topic) => this.deliver(topic),
@@ -145,11 +161,49 @@ export class Hub {
   }
 
   private add(socket: HubSocket, topic: string, token: string | null) {
-    this.sockets.get(socket)?.topics.set(topic, token)
+    const state = this.sockets.get(socket)
+    const fresh = !state?.topics.has(topic)
+    state?.topics.set(topic, token)
     let set = this.topics.get(topic)
     if (!set) this.topics.set(topic, (set = new Set()))
     set.add(socket)
     this.send(socket, { type: 'subscribed', topic })
+    if (fresh) this.replay(socket, topic, token)
+  }
+
+  /** Notes that `topic`'s followers were told of a change (through `gateTopic`'s gate, if any). */
+  private remember(topic: string, gateTopic: string | null) {
+    const now = Date.now()
+    if (now - this.swept > this.replayMs) {
+      this.swept = now
+      for (const [t, at] of this.recent) {
+        for (const [g, when] of at) if (when < now - this.replayMs) at.delete(g)
+        if (!at.size) this.recent.delete(t)
+      }
+    }
+    let at = this.recent.get(topic)
+    if (!at) this.recent.set(topic, (at = new Map()))
+    at.set(gateTopic, now)
+  }
+
+  /**
+   * A new subscriber hears one change if its topic changed in the last `replayMs`: at once, or, for a private
+   * room's change on the plain thread, once the gate admits its session to that room (an outsider hears nothing).
+   */
+  private replay(socket: HubSocket, topic: string, token: string | null) {
+    const since = Date.now() - this.replayMs
+    const gates: string[] = []
+    for (const [gateTopic, at] of this.recent.get(topic) ?? []) {
+      if (at < since) continue
+      if (gateTopic === null) return this.sendText(socket, changed(topic))
+      if (token) gates.push(gateTopic)
+    }
+    if (!gates.length) return
+    const state = this.sockets.get(socket)
+    void Promise.all(gates.map((g) => this.pass(g, [token]))).then((oks) => {
+      // Still following it with the same session.
+      if (oks.some((ok) => ok?.[0]) && this.sockets.get(socket) === state && state?.topics.get(topic) === token) this.sendText(socket, changed(topic))
+    })
   }
 
   /** Unsubscribes (and forgets the topic's pending ask). */
@@ -181,9 +235,12 @@ export class Hub {
     const inRoom = privateRoomChangeOf(topic)
     if (inRoom) {
       // A private room's change: its room topic's followers, and the room's members on the plain thread.
+      this.remember(inRoom.roomTopic, null)
+      this.remember(inRoom.thread, topic)
       this.deliverGated(inRoom.roomTopic)
       return this.deliverGated(inRoom.thread, topic)
     }
+    this.remember(topic, null)
     if (gated(topic)) return this.deliverGated(topic)
     const text = changed(topic)
     for (const s of [...(this.topics.get(topic) ?? [])]) this.sendText(s, text)
