@@ -4,7 +4,7 @@
  * derived ones; the stream address follows the base address (http→ws) unless given.
  */
 import { VENUE_ID_RE, VENUE_KEY_RE } from '../contract/ids.ts'
-import { NETWORKS, type NetworkConfig } from '../contract/networks.ts'
+import { NETWORKS, type NetworkConfig, type NetworkName } from '../contract/networks.ts'
 import { PATHS } from '../contract/paths.ts'
 import { ValidationError } from './errors.ts'
 
@@ -24,7 +24,7 @@ export interface ClientConfig {
   /** Data-plane address. Required unless `network` is named. */
   baseUrl?: string
   /** `mainnet` (chain 5031) or `testnet` (chain 50312): derives every address together. */
-  network?: NetworkConfig['name']
+  network?: NetworkName
   /** Login and sponsorship gate. Defaults to the network's gateway, else to the base address. */
   gatewayUrl?: string
   /** Stream address. Defaults to the base address with http→ws and `/v1/stream`. */
@@ -43,7 +43,7 @@ export interface ResolvedConfig {
   baseUrl: string
   gatewayUrl: string
   streamUrl: string
-  network: NetworkConfig['name'] | null
+  network: NetworkName | null
   chainId: number | null
   contracts: NetworkConfig['contracts'] | null
   apiKey: string | null
@@ -86,6 +86,8 @@ const httpUrl = (v: unknown, name: string, re = /^https?:\/\/[^/]/) => {
   return v.replace(/\/+$/, '')
 }
 const hostOf = (u: string) => new URL(u).host
+/** The stream address of a base address (§6.2): the same host over ws(s), at PATHS.stream. */
+const streamOf = (base: string) => base.replace(/^http/, 'ws') + PATHS.stream
 
 export function resolveConfig(c: ClientConfig): ResolvedConfig {
   const net = c.network == null ? null : Object.hasOwn(NETWORKS, c.network) ? NETWORKS[c.network] : null
@@ -96,20 +98,15 @@ export function resolveConfig(c: ClientConfig): ResolvedConfig {
   if (c.timeoutMs != null && !(typeof c.timeoutMs == 'number' && c.timeoutMs > 0 && c.timeoutMs < 2 ** 31)) throw new ValidationError('timeoutMs', 'must be a positive number of milliseconds')
   const baseUrl = c.baseUrl != null ? httpUrl(c.baseUrl, 'baseUrl') : net!.baseUrl
   const gatewayUrl = c.gatewayUrl != null ? httpUrl(c.gatewayUrl, 'gatewayUrl') : c.baseUrl == null ? net!.gatewayUrl : baseUrl
-  const streamUrl =
-    c.streamUrl != null
-      ? httpUrl(c.streamUrl, 'streamUrl', /^wss?:\/\/[^/]/)
-      : c.baseUrl == null
-        ? net!.streamUrl
-        : baseUrl.replace(/^http/, 'ws') + PATHS.stream
+  const streamUrl = c.streamUrl != null ? httpUrl(c.streamUrl, 'streamUrl', /^wss?:\/\/[^/]/) : streamOf(baseUrl)
   if (net && isDev()) {
     for (const [name, given, derived] of [
       ['baseUrl', c.baseUrl, net.baseUrl],
       ['gatewayUrl', c.gatewayUrl, net.gatewayUrl],
-      ['streamUrl', c.streamUrl, net.streamUrl],
+      ['streamUrl', c.streamUrl, streamOf(net.baseUrl)],
     ] as const) {
       if (given != null && hostOf(given) != hostOf(derived))
-        warnOnce(`${name} ${given} contradicts network '${net.name}' (${derived}); the explicit address is used`)
+        warnOnce(`${name} ${given} contradicts network '${c.network}' (${derived}); the explicit address is used`)
     }
   }
   if (c.apiKey === undefined)
@@ -118,7 +115,7 @@ export function resolveConfig(c: ClientConfig): ResolvedConfig {
     baseUrl,
     gatewayUrl,
     streamUrl,
-    network: net?.name ?? null,
+    network: net ? c.network! : null,
     chainId: net?.chainId ?? null,
     contracts: net?.contracts ?? null,
     apiKey: c.apiKey ?? null,

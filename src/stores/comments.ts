@@ -175,36 +175,39 @@ export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader,
         // The thread's live changes: a room's thread follows the room's topic (a private room's needs the
         // session): at once for a room id, and for `self` once the first page names it (`roomId`).
         let offLive = () => {}
-        let live: string | null | undefined
-        const listen = (room: string | null) => {
-          if (room === live) return
-          offLive()
-          live = room
+        let live: string | undefined
+        const changed = () => {
+          onLive({ subjectType, subjectRef: ref })
+          first.revalidate()
+          // A market's thread changed: its take counts may have (§2.6), on this page too, and so may its
+          // result (a resolution fires every thread of the market: its receipts move, §3.2).
+          if (subjectType == 'event') {
+            ctx.client.takeCounts.clear()
+            ctx.revalidate(setReadOf('counts', ref), setReadOf('markets', ref))
+          }
+        }
+        // With includeSeries, once the first page names the series: the series thread's topic instead, which the
+        // service fires for a change on any of its rounds, this one included.
+        const listen = (room: string | null | undefined, type: SubjectType = subjectType, on = ref) => {
+          if (room + type + on == live) return
+          live = room + type + on
+          // The new topic first: the socket, shared by every subscription, stays open through the swap.
+          const was = offLive
           try {
-            offLive = ctx.client.onComments(
-              subjectType,
-              ref,
-              () => {
-                onLive({ subjectType, subjectRef: ref })
-                first.revalidate()
-                // A market's thread changed: its take counts may have (§2.6), on this page too, and so may its
-                // result (a resolution fires every thread of the market: its receipts move, §3.2).
-                if (subjectType == 'event') {
-                  ctx.client.takeCounts.clear()
-                  ctx.revalidate(setReadOf('counts', ref), setReadOf('markets', ref))
-                }
-              },
-              { room },
-            )
+            offLive = ctx.client.onComments(type, on, changed, { room })
           } catch {
             // No WebSocket in this runtime: the thread still reads over HTTP, without live updates (§6.2).
           }
+          was()
         }
         if (o.room != 'self') listen(o.room || null)
         const offData = first.subscribe((f) => {
           if (!f.data || f.data === last) return
           last = f.data
-          if (o.room == 'self' && f.data.v.roomId) listen(f.data.v.roomId)
+          const { roomId, series } = f.data.v
+          // A room read names its room (`self` resolved); for any other room that is the topic already followed.
+          if (o.includeSeries && series) listen(roomId, 'series', series)
+          else if (roomId) listen(roomId)
           const s = $s.get()
           $s.set(merge(s.key === first.key ? s : blank(first.key), f.data, true))
         })

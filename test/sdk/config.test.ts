@@ -22,9 +22,11 @@ describe('client configuration', () => {
       const n = NETWORKS[name]
       assert.deepEqual(
         { baseUrl: c.baseUrl, gatewayUrl: c.gatewayUrl, streamUrl: c.streamUrl, chainId: c.chainId, contracts: c.contracts, network: c.network },
-        { baseUrl: n.baseUrl, gatewayUrl: n.gatewayUrl, streamUrl: n.streamUrl, chainId: n.chainId, contracts: n.contracts, network: name },
+        { baseUrl: n.baseUrl, gatewayUrl: n.gatewayUrl, streamUrl: n.baseUrl.replace('https://', 'wss://') + '/v1/stream', chainId: n.chainId, contracts: n.contracts, network: name },
       )
     }
+    assert.equal(createClient({ network: 'mainnet', apiKey: KEY }).config.streamUrl, 'wss://api.venuekit.xyz/v1/stream')
+    assert.equal(createClient({ network: 'testnet', apiKey: KEY }).config.streamUrl, 'wss://api.testnet.venuekit.xyz/v1/stream')
     assert.equal(createClient({ network: 'mainnet', apiKey: KEY }).config.chainId, 5031)
     assert.equal(createClient({ network: 'testnet', apiKey: KEY }).config.chainId, 50312)
   })

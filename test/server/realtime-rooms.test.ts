@@ -96,6 +96,24 @@ describe('realtime: room topics', () => {
     assert.deepEqual(await member.next(), { type: 'changed', topic: threadTopic('topic', 'sentinel-room') }, 'each change fired once')
   })
 
+  it('§2.7 and §7 a private room\'s post on a recurring market fires its series topic in the room only: a member following room:<id>:thread:series:<ref> hears it, the public series topic hears nothing', async () => {
+    const v = await claimVenue(svc)
+    const room = await createRoom(svc, v, { subjectType: 'topic', visibility: 'private', title: 'Inner series' })
+    const a = await signIn(svc, undefined, v.venueId)
+    await write('PUT', `/v1/rooms/${room}/members/${a.wallet}`, v.owner)
+    const seriesRef = `room-series-${Date.now()}`
+    const m = await addMarket(svc, { series: seriesRef })
+    const inRoom = roomThreadTopic(room, 'series', seriesRef)
+    const member = await client()
+    assert.deepEqual(await ask(member, inRoom, a.token), { type: 'subscribed', topic: inRoom })
+    const outsider = await client()
+    await outsider.subscribe(threadTopic('series', seriesRef))
+    await outsider.subscribe(threadTopic('topic', 'sentinel-room-series'))
+    await write('POST', PATHS.posts, a, { subjectType: 'event', subjectRef: m.id, body: 'members only, on a round', room })
+    assert.deepEqual(await member.next(), { type: 'changed', topic: inRoom })
+    await expectQuiet(outsider, 'sentinel-room-series', a)
+  })
+
   it('§6.1 and §3.1 in a private room, moderation changes fire on its topic too: pin, reports reaching the threshold, platform removal and restore', async () => {
     const { v, room, a, b, m, topic } = await privateRoom()
     const more = [await signIn(svc, undefined, v.venueId), await signIn(svc, undefined, v.venueId)]

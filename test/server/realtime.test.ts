@@ -222,6 +222,32 @@ describe('realtime: thread events', () => {
   })
 })
 
+describe('realtime: a recurring market\'s series topic (§2.7 includeSeries)', () => {
+  it('§2.7 a round read with includeSeries shows every round\'s posts, so a change on any round of the series (post, edit, reply, delete, resolution) also fires thread:series:<ref>; a market with no series fires no series topic', async () => {
+    const seriesRef = `rt-series-${Date.now()}`
+    const [x, y] = [await addMarket(svc, { series: seriesRef }), await addMarket(svc, { series: seriesRef })]
+    const plain = await addMarket(svc)
+    const c = await client()
+    const topic = threadTopic('series', seriesRef)
+    await c.subscribe(topic)
+    await c.subscribe(threadTopic('topic', 'sentinel-series'))
+    const p = await post('event', x.id, 'round x')
+    await expectChanged(c, topic)
+    await post('event', y.id.toUpperCase().replace('0X', '0x'), 'round y, its id in capitals')
+    await expectChanged(c, topic)
+    assert.equal((await call(svc, 'PATCH', PATHS.post(p.id), { token: author.token, body: { body: 'round x, edited' } })).status, 200)
+    await expectChanged(c, topic)
+    await post('event', x.id, 'a reply', await signIn(svc), svc, p.id)
+    await expectChanged(c, topic)
+    assert.equal((await call(svc, 'DELETE', PATHS.post(p.id), { token: author.token })).status, 200)
+    await expectChanged(c, topic)
+    await svc.chain.resolve(x.id, 0)
+    await expectChanged(c, topic)
+    await post('event', plain.id, 'no series here')
+    await expectQuiet(c, 'sentinel-series')
+  })
+})
+
 describe('realtime: a change between a client\'s read and its subscription (hub.ts REPLAY_MS)', () => {
   it(`§6.1 "fires when the thread changes": a change committed before a subscription is made, within ${REPLAY_MS / 1000} s, is told to the new subscriber at once (its read may predate it); a thread that has not changed gives "subscribed" alone`, async () => {
     const m = await addMarket(svc)

@@ -1,6 +1,7 @@
 /** `vk.comments` (useComments, §2.7, §6.1) against the reference service, live over its stream. */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import type { Venuekit } from '../../src/stores/index.ts'
 import { expectPagedFailures, mount, page, signInOn, spyFetch, startEnv, until, WS, type Env } from './helpers.ts'
 
 let env: Env
@@ -18,6 +19,17 @@ async function thread(n: number) {
   const made = []
   for (let i = 0; i < n; i++) made.push(await w.createPost('event', m.id, `post ${i + 1}`))
   return { m, made }
+}
+
+/** A market thread with one post ('already here'), its store mounted on `vk` and its first read in. */
+async function mountedThread(vk: Venuekit) {
+  const m = await env.h.addMarket()
+  const w = await env.h.signedIn()
+  const first = await w.createPost('event', m.id, 'already here')
+  const s = vk.comments('event', m.id)
+  const off = mount(s)
+  await until(s, (v) => v.posts.length === 1 && !v.loading, 5000, 'the first read')
+  return { m, w, first, s, off }
 }
 
 describe('comments (§2.7)', () => {
@@ -61,12 +73,7 @@ describe('comments (§2.7)', () => {
   it('§6.1 "The callback carries no payload; the client must refetch": comments refetch on onComments; a post from elsewhere is held as newCount until showNew()', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
-    const m = await env.h.addMarket()
-    const w = await env.h.signedIn()
-    const first = await w.createPost('event', m.id, 'already here')
-    const s = vk.comments('event', m.id)
-    const off = mount(s)
-    await until(s, (v) => v.posts.length === 1)
+    const { m, w, first, s, off } = await mountedThread(vk)
     // Let the stream subscription settle before the change.
     await new Promise((r) => setTimeout(r, 300))
     const later = await w.createPost('event', m.id, 'arrived live')
@@ -82,6 +89,35 @@ describe('comments (§2.7)', () => {
     assert.deepEqual(ids(v.posts), [later.id])
     const ev = vk.events({ limit: 5 }).get()
     assert.ok(ev.events.length >= 2 && ev.events[0].subjectRef === m.id.toLowerCase(), 'thread changes are seen as events')
+    off()
+  })
+
+  it('§2.7 and §6.1 a round read with includeSeries hears a post on another round of its series live (newCount 1, labelled fromSeries), and the service fires the series topic for it', async (t) => {
+    // The thread's own topic is swapped for the series topic once the first page names it, on the same socket.
+    let sockets = 0
+    const Counted = class extends (WS as unknown as typeof import('ws').default) {
+      constructor(url: string) {
+        super(url)
+        sockets++
+      }
+    }
+    const vk = page(env, { config: { baseUrl: env.svc.url, apiKey: null, WebSocketImpl: Counted as unknown as typeof WS } })
+    t.after(() => vk.dispose())
+    const series = `store-series-${Date.now()}`
+    const [x, y] = [await env.h.addMarket({ series }), await env.h.addMarket({ series })]
+    const w = await env.h.signedIn()
+    const mine = await w.createPost('event', y.id, 'on this round')
+    const s = vk.comments('event', y.id, { includeSeries: true })
+    const off = mount(s)
+    await until(s, (v) => v.posts.length === 1 && v.series === series, 5000, 'the round, its series named')
+    // Let the subscription to the series topic be made (it is known from the first page).
+    await new Promise((r) => setTimeout(r, 300))
+    const other = await w.createPost('event', x.id, 'on another round')
+    const v = await until(s, (v) => v.newCount === 1, 5000, 'newCount 1 from the other round')
+    v.showNew()
+    assert.deepEqual(ids(s.get().posts), [other.id, mine.id])
+    assert.equal(s.get().posts[0].fromSeries, true)
+    assert.equal(sockets, 1, 'one socket: the swap subscribes the series topic before it leaves the thread\'s own')
     off()
   })
 
@@ -120,12 +156,7 @@ describe('comments (§2.7)', () => {
     }
     const vk = page(env, { config: { baseUrl: env.svc.url, apiKey: null, WebSocketImpl: HeldSocket } })
     t.after(() => vk.dispose())
-    const m = await env.h.addMarket()
-    const w = await env.h.signedIn()
-    const first = await w.createPost('event', m.id, 'already here')
-    const s = vk.comments('event', m.id)
-    const off = mount(s)
-    await until(s, (v) => v.posts.length === 1 && !v.loading, 5000, 'the first read')
+    const { m, w, first, s, off } = await mountedThread(vk)
     const missed = await w.createPost('event', m.id, 'written while the socket was opening')
     release()
     const v = await until(s, (v) => v.newCount === 1, 5000, 'newCount 1: the change made before the subscription')

@@ -1,5 +1,5 @@
 import { html, type PropertyValues } from 'lit'
-import type { NetworkConfig } from '../../contract/networks.ts'
+import type { NetworkName } from '../../contract/networks.ts'
 import { createVenuekit, getVenuekit, type CheckoutAdapter, type Venuekit } from '../../stores/index.ts'
 import { venuekitContext } from '../shared/venuekit-context.ts'
 import { ContextProvider } from '../shared/context.ts'
@@ -91,7 +91,7 @@ export class VkPlatformProvider extends VkElement {
     let vk: Venuekit | null = this.venuekit ?? this.#owned ?? getVenuekit()
     if (!vk && (this.baseUrl || this.network)) {
       vk = createVenuekit({
-        config: { baseUrl: this.baseUrl, network: this.network as NetworkConfig['name'] | undefined, apiKey: this.apiKey, venueId: this.venueId },
+        config: { baseUrl: this.baseUrl, network: this.network as NetworkName | undefined, apiKey: this.apiKey, venueId: this.venueId },
         checkout: this.checkout ?? null,
       })
       this.#owned = vk

@@ -36,15 +36,53 @@ export function threadsWithPostsOf(db: Kysely<Database>, by: 'account_id' | 'roo
   return db.selectFrom('posts').select(['subject_type', 'subject_ref', 'room_id', 'room_private']).distinct().where(by, '=', id).where('deleted_at', 'is', null).execute()
 }
 
-/** Publishes each changed thread's topics once (a private room's only as its `private:` topic); never throws. */
-export async function publishThreads(ctx: ServiceContext, threads: Iterable<ChangedThread>): Promise<void> {
+/** Each market's series (null: none), per service: a market's series never changes, so it is read once. */
+const seriesCache = new WeakMap<ServiceContext, Map<string, string | null>>()
+/** Markets whose series is kept; past it the cache starts again. */
+export const SERIES_CACHE_MAX = 10_000
+
+/** The series of these markets (lowercased ids; an unknown market is absent), from the cache or the chain. */
+async function seriesOf(ctx: ServiceContext, marketIds: string[]): Promise<Map<string, string | null>> {
+  let cache = seriesCache.get(ctx)
+  if (!cache) seriesCache.set(ctx, (cache = new Map()))
+  const missing = marketIds.filter((id) => !cache.has(id))
+  if (missing.length) {
+    const markets = await ctx.chain.markets(missing)
+    if (cache.size + missing.length > SERIES_CACHE_MAX) cache.clear()
+    for (const id of missing) {
+      const m = markets.get(id)
+      if (m) cache.set(id, m.series ?? null)
+    }
+  }
+  return cache
+}
+
+/**
+ * Publishes each changed thread's topics once (a private room's only as its `private:` topic); never throws.
+ * A change on a recurring market's thread also goes out on its series thread's topics (`thread:series:<ref>`, in
+ * the same room): a round's thread read with `includeSeries` shows every round's posts, and follows that topic.
+ */
+export async function publishThreads(ctx: ServiceContext, changed: Iterable<ChangedThread>): Promise<void> {
+  const threads = [...changed]
+  const markets = [...new Set(threads.filter((t) => t.subject_type === 'event').map((t) => t.subject_ref.toLowerCase()))]
+  let series = new Map<string, string | null>()
+  try {
+    if (markets.length) series = await seriesOf(ctx, markets)
+  } catch (err) {
+    console.error('[venuekit] series of a changed thread not read: its series topic is not published', err)
+  }
   const topics = new Set<string>()
-  for (const t of threads) {
+  const add = (t: ChangedThread) => {
     if (t.room_private && t.room_id) topics.add(privateRoomChangeTopic(t.room_id, t.subject_type, t.subject_ref))
     else {
       topics.add(threadTopic(t.subject_type, t.subject_ref))
       if (t.room_id) topics.add(roomThreadTopic(t.room_id, t.subject_type, t.subject_ref))
     }
+  }
+  for (const t of threads) {
+    add(t)
+    const s = t.subject_type === 'event' ? series.get(t.subject_ref.toLowerCase()) : null
+    if (s) add({ ...t, subject_type: 'series', subject_ref: s })
   }
   for (const topic of topics) {
     try {
