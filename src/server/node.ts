@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { createService, type ListenOptions, type RunningService, runningService, serviceApp } from './service.ts'
-import { Hub, MAX_MESSAGE_CHARS } from './realtime/hub.ts'
+import { Hub, MAX_MESSAGE_CHARS, resolveStreamReplayMs } from './realtime/hub.ts'
 import { resolveStreamPingSeconds, watchSockets } from './realtime/keepalive.ts'
 import { streamGate } from './services/stream-gate.ts'
 import { PATHS } from '../contract/paths.ts'
@@ -15,6 +15,7 @@ export type ReferenceService = RunningService
 
 export async function startReferenceService(opts: ReferenceServiceOptions = {}): Promise<ReferenceService> {
   const pingSeconds = resolveStreamPingSeconds(opts.streamPingSeconds)
+  const replayMs = resolveStreamReplayMs(opts.streamReplayMs)
   const svc = await createService(opts)
   const app = serviceApp(svc, opts.mount)
   const host = opts.host ?? '127.0.0.1'
@@ -43,7 +44,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
       `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
   })
-  const hub = new Hub(svc.ctx.bus, streamGate(svc.ctx))
+  const hub = new Hub(svc.ctx.bus, streamGate(svc.ctx), replayMs)
   // Frames up to 4x the message limit reach the hub, which answers oversized ones with an error message.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 })
   const keepalive = watchSockets(pingSeconds)

@@ -107,6 +107,11 @@ export interface ListenOptions extends ServiceOptions {
    * answered nothing since its previous ping (realtime/keepalive.ts).
    */
   streamPingSeconds?: number
+  /**
+   * A new subscriber to a thread that changed this recently hears one change at once (ms; default 10,000, 0: off;
+   * realtime/hub.ts REPLAY_MS): its read and its subscription race, and a change between them is not missed.
+   */
+  streamReplayMs?: number
 }
 
 /** A service listening on a port, whatever the runtime (Node: node.ts, Deno: deno.ts). */

@@ -91,21 +91,7 @@ let current: (Venuekit & { faults: Faults }) | null = null
  * The page's venuekit context over the real service (disposing of the previous one). Keyless and venue-less
  * unless `config` names a venue (`apiKey`, `venueId`).
  */
-/**
- * A stream socket that never opens: for a test that counts reads, where the stream's own re-reads would blur the
- * count (a new subscriber hears of a change made just before it subscribed: the service's hub.ts REPLAY_MS).
- */
-export class ShutSocket {
-  readonly readyState = 0
-  onopen = null
-  onmessage = null
-  onclose = null
-  onerror = null
-  send() {}
-  close() {}
-}
-
-export async function makeVk(o: { checkout?: CheckoutAdapter | null; moderation?: boolean; config?: Pick<ClientConfig, 'apiKey' | 'venueId' | 'WebSocketImpl'> } = {}) {
+export async function makeVk(o: { checkout?: CheckoutAdapter | null; moderation?: boolean; config?: Pick<ClientConfig, 'apiKey' | 'venueId'> } = {}) {
   current?.dispose()
   const env = await fixtureEnv()
   const faults = faultyFetch()

@@ -4,7 +4,7 @@ import '../../src/elements/market-comments/market-comments.ts'
 import type { VkMarketComments } from '../../src/elements/market-comments/market-comments.element.ts'
 import { FIRST_PASS_ROWS } from '../../src/elements/comments/comments.element.ts'
 import type { Post } from '../../src/contract/types.ts'
-import { button, deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, service, ShutSocket, until } from './elements-env.ts'
+import { button, deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, service, until } from './elements-env.ts'
 
 async function marketWithPosts(n: number, o: { replyTo?: number } = {}) {
   const s = await service()
@@ -311,8 +311,7 @@ describe('<vk-market-comments>', () => {
   })
 
   it('issue 9 "first render": a fresh thread renders its first rows in one pass and the rest in the task after that frame is painted', async () => {
-    // No stream: the posts were just written, so the service would tell the new subscriber of them (one more read).
-    const vk = await makeVk({ config: { WebSocketImpl: ShutSocket } })
+    const vk = await makeVk()
     const n = FIRST_PASS_ROWS + 3
     const { market, posts } = await marketWithPosts(n)
     const el = await mount(market.id, { limit: n - 1 })

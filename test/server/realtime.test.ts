@@ -270,6 +270,24 @@ describe('realtime: a change between a client\'s read and its subscription (hub.
     await expectChanged(c, topic)
     await expectChanged(d, topic)
   })
+
+  it('streamReplayMs 0 replays nothing (a subscriber after a change hears "subscribed" alone); a value outside 0–60000 or not whole is refused before anything starts', async () => {
+    for (const bad of [-1, 1.5, 60_001, Number.NaN]) {
+      await assert.rejects(startReferenceService({ port: 0, streamReplayMs: bad }), { message: `streamReplayMs must be a whole number of milliseconds from 0 (off) to 60000 (got ${bad})` })
+    }
+    const own = await startTestService({ streamReplayMs: 0 })
+    try {
+      const m = await addMarket(own)
+      await post('event', m.id, 'before the subscription', await signIn(own), own)
+      const c = await StreamClient.open(own.streamUrl)
+      await c.subscribe(threadTopic('event', m.id))
+      await c.ping()
+      assert.deepEqual(c.messages, [])
+      c.close()
+    } finally {
+      await own.close()
+    }
+  })
 })
 
 describe('realtime: private rooms and failed publishes', () => {

@@ -20,8 +20,8 @@ export interface Env {
   h: Harness
 }
 
-export async function startEnv(): Promise<Env> {
-  const svc = await startSdkFixture()
+export async function startEnv(o: Parameters<typeof startSdkFixture>[0] = {}): Promise<Env> {
+  const svc = await startSdkFixture(o)
   return { svc, h: harness({ url: svc.url, streamUrl: svc.streamUrl, WebSocketImpl: WS }) }
 }
 

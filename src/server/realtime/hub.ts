@@ -38,6 +38,13 @@ export const GATE_RETRY_MS = [1000, 2000, 4000]
  * whose read came after the change refetches once more, which is the whole cost.
  */
 export const REPLAY_MS = 10_000
+
+/** `streamReplayMs`: `undefined` is REPLAY_MS; 0 turns the replay off; otherwise whole milliseconds up to 60,000. */
+export function resolveStreamReplayMs(v: number | undefined): number {
+  if (v === undefined) return REPLAY_MS
+  if (!Number.isInteger(v) || v < 0 || v > 60_000) throw new Error(`streamReplayMs must be a whole number of milliseconds from 0 (off) to 60000 (got ${v})`)
+  return v
+}
 /** A client message longer than this is answered with an error (the socket stays open). */
 export const MAX_MESSAGE_CHARS = 4096
 
@@ -173,6 +180,7 @@ export class Hub {
 
   /** Notes that `topic`'s followers were told of a change (through `gateTopic`'s gate, if any). */
   private remember(topic: string, gateTopic: string | null) {
+    if (!this.replayMs) return
     const now = Date.now()
     if (now - this.swept > this.replayMs) {
       this.swept = now
