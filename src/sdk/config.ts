@@ -94,7 +94,7 @@ export function resolveConfig(c: ClientConfig): ResolvedConfig {
   if (c.network != null && !net) throw new ValidationError('network', "must be 'mainnet' or 'testnet'")
   if (c.baseUrl == null && !net) throw new ValidationError('baseUrl', 'is required unless network is named')
   if (c.apiKey != null && !VENUE_KEY_RE.test(c.apiKey)) throw new ValidationError('apiKey', "must be 'pck_' followed by 64 hex characters")
-  if (c.venueId != null && !VENUE_ID_RE.test(c.venueId)) throw new ValidationError('venueId', 'must be 6 to 64 lowercase letters, digits and hyphens')
+  if (c.venueId != null && !VENUE_ID_RE.test(c.venueId)) throw new ValidationError('venueId', 'must be 6 to 64 lowercase letters, digits and hyphens, with at least one letter or digit')
   if (c.timeoutMs != null && !(typeof c.timeoutMs == 'number' && c.timeoutMs > 0 && c.timeoutMs < 2 ** 31)) throw new ValidationError('timeoutMs', 'must be a positive number of milliseconds')
   const baseUrl = c.baseUrl != null ? httpUrl(c.baseUrl, 'baseUrl') : net!.baseUrl
   const gatewayUrl = c.gatewayUrl != null ? httpUrl(c.gatewayUrl, 'gatewayUrl') : c.baseUrl == null ? net!.gatewayUrl : baseUrl

@@ -98,6 +98,10 @@ describe('client configuration', () => {
       assert.throws(() => createClient({ ...base, venueId: bad }), (e: unknown) => e instanceof ValidationError && e.argument === 'venueId', bad)
     }
     for (const ok of ['abc123', 'z'.repeat(64), 'harbor-markets']) assert.doesNotThrow(() => createClient({ ...base, venueId: ok }), ok)
+    // The message names every rule, the service's own among them: hyphens alone are not an id.
+    assert.throws(() => createClient({ ...base, venueId: '------' }), {
+      message: 'venueId must be 6 to 64 lowercase letters, digits and hyphens, with at least one letter or digit',
+    })
   })
 
   it('§8 "Request deadline (timeoutMs): Optional": a deadline given is a positive number of ms a timer can hold — 0, negative, NaN, infinite, 2^31 ms or more and anything not a number (a string from plain JavaScript) (a timer fires at once beyond 2^31 − 1) are refused by createClient with the ValidationError "timeoutMs must be a positive number of milliseconds"; 1 to 2^31 − 1 are kept, and unset is no deadline', () => {

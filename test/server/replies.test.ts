@@ -298,6 +298,7 @@ describe('earlier replies', () => {
     expectError(await replies(top.id, 'limit=101'), 400, 'validation-failed', "'limit' must be from 1 to 100")
     expectError(await replies(top.id, 'limit=abc'), 400, 'validation-failed', "'limit' must be a whole number")
     expectError(await replies(top.id, 'venue=NO'), 400, 'validation-failed', /^'venue' must be a venue id/)
+    expectError(await replies(top.id, 'venue=------'), 400, 'validation-failed', /^'venue' must be a venue id \(6 to 64 lowercase letters, digits and hyphens, with at least one letter or digit\)$/)
     expectError(await replies(top.id, `cursor=${written[0]}`), 400, 'unsupported-param', "unsupported query parameter 'cursor'; accepted: before, limit, venue")
     expectError(await replies(top.id, 'subjectType=event'), 400, 'unsupported-param', /'subjectType'/)
     expectError(await replies(top.id, 'limit=2&limit=3'), 400, 'validation-failed', /more than once/)

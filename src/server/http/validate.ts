@@ -253,7 +253,7 @@ export const zSubjectType = z.enum(SUBJECT_TYPES, { message: `must be one of ${S
 export const zSubjectRef = z.string().max(200, 'must be at most 200 characters')
 export const zNodeRef = z.string().regex(NODE_REF_RE, 'must be a node key (lowercase letters, digits, . _ : -)')
 export const zPostId = z.string().regex(POST_ID_RE, 'must be a post id')
-export const zVenueId = z.string().regex(VENUE_ID_RE, 'must be a venue id (6 to 64 lowercase letters, digits and hyphens)')
+export const zVenueId = z.string().regex(VENUE_ID_RE, 'must be a venue id (6 to 64 lowercase letters, digits and hyphens, with at least one letter or digit)')
 export const zRoom = z.string().regex(ROOM_ID_RE, "must be a room id or 'self'")
 export const zBoolParam = z.enum(['true', 'false'], { message: "must be 'true' or 'false'" }).transform((v) => v === 'true')
 export const zLimit = z
