@@ -13,10 +13,8 @@
  *
  * Excluded from the Node typecheck (tsconfig); `deno check src/server/deno.ts` checks it.
  */
-import { createService, type ListenOptions, type RunningService, runningService, serviceApp } from './service.ts'
-import { Hub, resolveStreamReplayMs } from './realtime/hub.ts'
-import { resolveStreamPingSeconds } from './realtime/keepalive.ts'
-import { streamGate } from './services/stream-gate.ts'
+import { listeningParts, type ListenOptions, type RunningService, runningService } from './service.ts'
+import type { Hub } from './realtime/hub.ts'
 import { PATHS } from '../contract/paths.ts'
 import { flagsOrExit, SERVE_USAGE, serveUntilStopped } from './serve-cli.ts'
 
@@ -26,11 +24,7 @@ export type DenoService = RunningService
 
 export async function startDenoService(opts: DenoServiceOptions = {}): Promise<DenoService> {
   // Deno pings and closes an unanswering socket itself (`idleTimeout`, seconds; 0 is off).
-  const idleTimeout = resolveStreamPingSeconds(opts.streamPingSeconds)
-  const replayMs = resolveStreamReplayMs(opts.streamReplayMs)
-  const svc = await createService(opts)
-  const app = serviceApp(svc, opts.mount)
-  const hub = new Hub(svc.ctx.bus, streamGate(svc.ctx), replayMs)
+  const { svc, app, hub, pingSeconds: idleTimeout } = await listeningParts(opts)
   const host = opts.host ?? '127.0.0.1'
 
   const handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response | Promise<Response> => {

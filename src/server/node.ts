@@ -3,10 +3,9 @@ import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
-import { createService, type ListenOptions, type RunningService, runningService, serviceApp } from './service.ts'
-import { Hub, MAX_MESSAGE_CHARS, resolveStreamReplayMs } from './realtime/hub.ts'
-import { resolveStreamPingSeconds, watchSockets } from './realtime/keepalive.ts'
-import { streamGate } from './services/stream-gate.ts'
+import { listeningParts, type ListenOptions, type RunningService, runningService } from './service.ts'
+import { MAX_MESSAGE_CHARS } from './realtime/hub.ts'
+import { watchSockets } from './realtime/keepalive.ts'
 import { PATHS } from '../contract/paths.ts'
 
 export type ReferenceServiceOptions = ListenOptions
@@ -14,10 +13,7 @@ export type ReferenceServiceOptions = ListenOptions
 export type ReferenceService = RunningService
 
 export async function startReferenceService(opts: ReferenceServiceOptions = {}): Promise<ReferenceService> {
-  const pingSeconds = resolveStreamPingSeconds(opts.streamPingSeconds)
-  const replayMs = resolveStreamReplayMs(opts.streamReplayMs)
-  const svc = await createService(opts)
-  const app = serviceApp(svc, opts.mount)
+  const { svc, app, hub, pingSeconds } = await listeningParts(opts)
   const host = opts.host ?? '127.0.0.1'
   let server: ReturnType<typeof serve>
   try {
@@ -27,6 +23,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     })
   } catch (e) {
     // The port is taken (EADDRINUSE) or not ours to bind: release the store (and its lock) before failing.
+    hub.close()
     await svc.close()
     throw e
   }
@@ -44,7 +41,6 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
       `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
   })
-  const hub = new Hub(svc.ctx.bus, streamGate(svc.ctx), replayMs)
   // Frames up to 4x the message limit reach the hub, which answers oversized ones with an error message.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 })
   const keepalive = watchSockets(pingSeconds)

@@ -5,7 +5,9 @@
 import type { Hono } from 'hono'
 import { createApp } from './app.ts'
 import { devRoutes } from './routes/dev.ts'
-import type { Hub } from './realtime/hub.ts'
+import { Hub, resolveStreamReplayMs } from './realtime/hub.ts'
+import { resolveStreamPingSeconds } from './realtime/keepalive.ts'
+import { streamGate } from './services/stream-gate.ts'
 import { openStore } from './db/open.ts'
 import { FixtureChain } from './chain/fixture.ts'
 import { MemoryPubSub, type PubSub } from './realtime/pubsub.ts'
@@ -112,6 +114,17 @@ export interface ListenOptions extends ServiceOptions {
    * realtime/hub.ts REPLAY_MS): its read and its subscription race, and a change between them is not missed.
    */
   streamReplayMs?: number
+}
+
+/**
+ * What both entries start from: the stream's options checked (before anything starts), then the service, its app
+ * and its stream hub. The entry serves the app, upgrades sockets into the hub, and on a failed bind closes both.
+ */
+export async function listeningParts(opts: ListenOptions) {
+  const pingSeconds = resolveStreamPingSeconds(opts.streamPingSeconds)
+  const replayMs = resolveStreamReplayMs(opts.streamReplayMs)
+  const svc = await createService(opts)
+  return { svc, app: serviceApp(svc, opts.mount), hub: new Hub(svc.ctx.bus, streamGate(svc.ctx), replayMs), pingSeconds }
 }
 
 /** A service listening on a port, whatever the runtime (Node: node.ts, Deno: deno.ts). */
