@@ -18,6 +18,7 @@ import { ROOM_ID_PATTERN, SUBJECT_TYPES } from '../../contract/ids.ts'
 import { privateRoomChangeOf } from '../../contract/paths.ts'
 import type { TopicGate } from '../services/stream-gate.ts'
 import type { PubSub } from './pubsub.ts'
+import { wholeOption } from './option-bounds.ts'
 
 export interface HubSocket {
   send(text: string): void
@@ -40,11 +41,7 @@ export const GATE_RETRY_MS = [1000, 2000, 4000]
 export const REPLAY_MS = 10_000
 
 /** `streamReplayMs`: `undefined` is REPLAY_MS; 0 turns the replay off; otherwise whole milliseconds up to 60,000. */
-export function resolveStreamReplayMs(v: number | undefined): number {
-  if (v === undefined) return REPLAY_MS
-  if (!Number.isInteger(v) || v < 0 || v > 60_000) throw new Error(`streamReplayMs must be a whole number of milliseconds from 0 (off) to 60000 (got ${v})`)
-  return v
-}
+export const resolveStreamReplayMs = (v: number | undefined): number => wholeOption('streamReplayMs', v, REPLAY_MS, 60_000, ' of milliseconds')
 /** A client message longer than this is answered with an error (the socket stays open). */
 export const MAX_MESSAGE_CHARS = 4096
 

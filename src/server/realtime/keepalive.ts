@@ -6,14 +6,12 @@
  * holding them until TCP gives up, and a proxy that drops idle connections sees traffic on a quiet thread.
  * Node: `watchSockets` below, over `ws`. Deno: `Deno.upgradeWebSocket`'s own `idleTimeout`, in seconds.
  */
+import { wholeOption } from './option-bounds.ts'
+
 export const DEFAULT_STREAM_PING_SECONDS = 30
 
 /** `undefined` is the default; 0 turns pings off; otherwise a whole number of seconds, 1 to 3600. */
-export function resolveStreamPingSeconds(v: number | undefined): number {
-  if (v === undefined) return DEFAULT_STREAM_PING_SECONDS
-  if (!Number.isInteger(v) || v < 0 || v > 3600) throw new Error(`streamPingSeconds must be a whole number from 0 (off) to 3600 (got ${v})`)
-  return v
-}
+export const resolveStreamPingSeconds = (v: number | undefined): number => wholeOption('streamPingSeconds', v, DEFAULT_STREAM_PING_SECONDS, 3600)
 
 /** What `watchSockets` needs of a socket (a `ws` WebSocket has it). */
 export interface PingableSocket {
