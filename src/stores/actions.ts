@@ -1,12 +1,13 @@
 /**
- * `vk.postActions()` (hook `usePostActions`, §4.2): create, edit, remove, react, report. Every action
- * throws on failure (§7.1). React is optimistic on every store holding the post (the page's Agree
- * overrides) and rolls back on failure. After a write the post lists and counts are re-read, keeping
- * what they show until the new answer arrives.
+ * `vk.postActions()` (hook `usePostActions`, §4.2): create, edit, remove, react, report, block, unblock.
+ * Every action throws on failure (§7.1). React is optimistic on every store holding the post (the page's
+ * Agree overrides) and rolls back on failure. After a write the post lists and counts are re-read, keeping
+ * what they show until the new answer arrives. A block or unblock changes which authors this reader sees
+ * (the service's rule, visibility.ts): every read the page shows is read again, and the earlier replies kept for parents are dropped.
  */
 import { atom, computed, type ReadableAtom } from 'nanostores'
 import type { SubjectType } from '../contract/ids.ts'
-import type { DeleteResult, Post, ReactResult, ReportResult } from '../contract/types.ts'
+import type { BlockResult, DeleteResult, Post, ReactResult, ReportResult } from '../contract/types.ts'
 import type { Ctx } from './ctx.ts'
 import type { AgreedOverride, PostOverlay } from './posts.ts'
 import type { RepliesReader } from './replies.ts'
@@ -19,6 +20,10 @@ export interface PostActionsValue {
   /** Agree (`active` true, the default) or take it back; optimistic, rolled back on failure. */
   react(post: Pick<Post, 'id' | 'agrees' | 'agreed'>, active?: boolean): Promise<ReactResult>
   report(postId: string, reason: string): Promise<ReportResult>
+  /** Blocks a wallet's holder: their posts leave every list this reader sees, at once (every shown read is read again). */
+  block(wallet: string): Promise<BlockResult>
+  /** Takes a block back; the lists are read again, as after `block`. */
+  unblock(wallet: string): Promise<BlockResult>
   /** A write is in flight. */
   pending: boolean
 }
@@ -76,6 +81,18 @@ export function postActions(ctx: Ctx, overlay: PostOverlay, replies: RepliesRead
       }
     })
 
+  /** Block or unblock, then every shown read again (who is visible changed everywhere) and no kept earlier replies. */
+  const blocking =
+    (fn: (wallet: string) => Promise<BlockResult>) =>
+    (wallet: string): Promise<BlockResult> =>
+      track(async () => {
+        const r = await fn(wallet)
+        overlay.$replies.set({})
+        // Every read: '' begins every key.
+        ctx.revalidate('')
+        return r
+      })
+
   const value = computed($pending, (n): PostActionsValue => ({
     create,
     edit: (postId, body) =>
@@ -99,6 +116,8 @@ export function postActions(ctx: Ctx, overlay: PostOverlay, replies: RepliesRead
         reread()
         return r
       }),
+    block: blocking(ctx.client.block),
+    unblock: blocking(ctx.client.unblock),
     pending: n > 0,
   }))
   return { create, postActions: (): ReadableAtom<PostActionsValue> => value }

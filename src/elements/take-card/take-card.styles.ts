@@ -22,11 +22,14 @@ export const styles = [
     :host([highlight]) .card {
       background: var(--_vk-color-highlight);
     }
-    .header {
+    .header,
+    .confirm {
       display: flex;
       flex-wrap: wrap;
       align-items: center;
       gap: var(--_vk-space-2);
+    }
+    .header {
       min-width: 0;
     }
     .avatar {
@@ -49,11 +52,18 @@ export const styles = [
       overflow-wrap: anywhere;
     }
     .time,
-    .muted {
+    .muted,
+    .count,
+    .receipt-void,
+    .receipt-pending,
+    .series {
       color: var(--_vk-color-muted);
       font-size: var(--_vk-font-size-small);
     }
-    .market-line {
+    .market-line,
+    .body,
+    .failure,
+    [part='notice'] {
       margin: 0;
     }
     /* On a card the market line is always underlined: it is the card's only link. */
@@ -66,27 +76,19 @@ export const styles = [
       flex-wrap: wrap;
       gap: var(--_vk-space-1) var(--_vk-space-2);
     }
-    .side-first {
-      color: var(--_vk-color-yes);
-      font-weight: 600;
-    }
+    .side-first,
     .side-other {
-      color: var(--_vk-color-no);
       font-weight: 600;
     }
+    .side-first,
     .receipt-right {
       color: var(--_vk-color-yes);
     }
+    .side-other,
     .receipt-wrong {
       color: var(--_vk-color-no);
     }
-    .receipt-void,
-    .receipt-pending,
-    .series {
-      color: var(--_vk-color-muted);
-    }
     .body {
-      margin: 0;
       white-space: pre-wrap;
       overflow-wrap: anywhere;
     }
@@ -113,27 +115,13 @@ export const styles = [
       color: var(--_vk-color-accent);
       font-weight: 600;
     }
-    .count {
-      color: var(--_vk-color-muted);
-      font-size: var(--_vk-font-size-small);
-    }
     .failure {
-      margin: 0;
       color: var(--_vk-color-danger);
       font-size: var(--_vk-font-size-small);
-    }
-    .confirm {
-      display: flex;
-      flex-wrap: wrap;
-      align-items: center;
-      gap: var(--_vk-space-2);
     }
     .danger {
       border-color: var(--_vk-color-danger);
       color: var(--_vk-color-danger);
-    }
-    [part='notice'] {
-      margin: 0;
     }
   `,
 ]
