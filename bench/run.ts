@@ -31,7 +31,7 @@ import http from 'node:http'
 import os from 'node:os'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
-import { PATHS } from '../src/contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../src/contract/paths.ts'
 import { firstRender } from './first-render.ts'
 import type { FeedPageSpec } from './server-child.ts'
 import { fmt, median, percentile } from './stats.ts'
@@ -301,7 +301,7 @@ async function benchReads(c: Child, kind: 'pglite' | 'postgres') {
     const feedFig: Record<string, { p50: number[]; p99: number[]; raw50: number[]; rows50: number[]; statements: number; ratio: number[] }> = {}
     const tc = { p50: [] as number[], p99: [] as number[] }
     const floor: number[] = []
-    const healthUrl = `${c.url}${PATHS.health}`
+    const healthUrl = `${c.url}${SERVICE_PATHS.health}`
     await httpSamples(healthUrl, 30)
     for (let r = 0; r < REPEATS; r++) {
       floor.push(percentile(await httpSamples(healthUrl, SAMPLES), 50))

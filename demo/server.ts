@@ -20,7 +20,7 @@ import { startReferenceService } from '../src/server/node.ts'
 import { seedDemo } from '../src/server/seed.ts'
 import { DEMO_KEYS, DEMO_WALLETS, type DemoHandle } from '../src/server/demo-wallets.ts'
 import { createClient } from '../src/sdk/index.ts'
-import { PATHS } from '../src/contract/paths.ts'
+import { SERVICE_PATHS } from '../src/contract/paths.ts'
 import type { DemoConfig } from './shared/config.ts'
 
 export const DEMO_VENUE_ID = 'harbor-markets'
@@ -115,14 +115,14 @@ async function setUpVenue(baseUrl: string): Promise<{ apiKey: string; roomId: st
   const owner = privateKeyToAccount(DEMO_KEYS[DEMO_OPERATOR])
   const client = createClient({ baseUrl, apiKey: null })
   const session = await client.auth.signIn({ address: owner.address, signMessage: (message) => owner.signMessage({ message }) })
-  const r = await fetch(`${baseUrl}${PATHS.adminKeys}`, {
+  const r = await fetch(`${baseUrl}${SERVICE_PATHS.adminKeys}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token}` },
     body: JSON.stringify({ venueId: DEMO_VENUE_ID, scopes: ['read', 'trade'], label: 'demo pages' }),
   })
   const body = (await r.json()) as { key?: string; error?: { message: string } }
   if (!r.ok || !body.key) throw new Error(`claiming the demo venue failed: ${body.error?.message ?? r.status}`)
-  const rr = await fetch(`${baseUrl}${PATHS.rooms}`, {
+  const rr = await fetch(`${baseUrl}${SERVICE_PATHS.rooms}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token}` },
     body: JSON.stringify({ venueId: DEMO_VENUE_ID, subjectType: 'category', subjectRef: 'crypto', visibility: 'public', title: 'Harbor crypto room' }),

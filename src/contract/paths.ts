@@ -1,13 +1,16 @@
-/** Wire paths: the one table the service mounts and the SDK calls. Every path is under `/v1` except key issuance. */
+/**
+ * Wire paths, all in this module: `PATHS`, the ones the SDK calls (and the service mounts), and `SERVICE_PATHS`, the
+ * ones only the service mounts. Every path is under `/v1` except key issuance.
+ */
 import { ROOM_ID_PATTERN } from './ids.ts'
 const e = encodeURIComponent
+/** The paths the SDK calls. */
 export const PATHS = {
   authNonce: '/v1/auth/nonce',
   authVerify: '/v1/auth/verify',
   authLink: '/v1/auth/link',
   authSignOut: '/v1/auth/signout',
   me: '/v1/me',
-  myProfile: '/v1/me/profile',
   /** The stance a post by the signed-in account on this market would carry now (session required). */
   myStance: (marketId: string) => `/v1/me/stance/${e(marketId)}`,
   posts: '/v1/social/posts',
@@ -26,25 +29,34 @@ export const PATHS = {
   takeCounts: '/v1/social/take-counts',
   counts: '/v1/markets/counts',
   markets: '/v1/markets',
-  market: (id: string) => `/v1/markets/${e(id)}`,
   verdicts: '/v1/markets/verdicts',
   records: '/v1/records',
   leaderboard: '/v1/leaderboard',
-  room: (room: string) => `/v1/rooms/${e(room)}`,
   roomMembership: (room: string) => `/v1/rooms/${e(room)}/membership`,
   roomJoin: (room: string) => `/v1/rooms/${e(room)}/join`,
   roomLeave: (room: string) => `/v1/rooms/${e(room)}/leave`,
   roomBoard: (room: string) => `/v1/rooms/${e(room)}/board`,
-  rooms: '/v1/rooms',
   modQueue: '/v1/mod/queue',
   modAction: (action: string) => `/v1/mod/${e(action)}`,
+  stream: '/v1/stream',
+} as const
+
+/**
+ * Paths only the service mounts: key issuance, a venue's settings and usage, the gateway's sponsorship, the audit
+ * log, health, and reads no client operation makes. Kept apart from `PATHS` so the SDK and the script bundle
+ * carry only the paths they call.
+ */
+export const SERVICE_PATHS = {
+  myProfile: '/v1/me/profile',
+  market: (id: string) => `/v1/markets/${e(id)}`,
+  room: (room: string) => `/v1/rooms/${e(room)}`,
+  rooms: '/v1/rooms',
   modAudit: '/v1/mod/audit',
   adminKeys: '/admin/keys',
   venueUsage: (venueId: string) => `/v1/venues/${e(venueId)}/usage`,
   /** The browser origins a venue's keys are accepted from (owner only; an empty list allows any origin). */
   venueOrigins: (venueId: string) => `/v1/venues/${e(venueId)}/origins`,
   sponsorship: '/v1/gateway/sponsorship',
-  stream: '/v1/stream',
   health: '/v1/health',
 } as const
 

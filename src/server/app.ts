@@ -23,7 +23,7 @@ import { methodsServing } from './http/method-not-allowed.ts'
 import { noQueryOnWrites } from './http/no-query-on-writes.ts'
 import { venueOriginCheck } from './http/origin-check.ts'
 import { rateLimit } from './http/rate-limit.ts'
-import { PATHS } from '../contract/paths.ts'
+import { SERVICE_PATHS } from '../contract/paths.ts'
 
 export type RouteModule = (ctx: ServiceContext) => Hono
 
@@ -41,7 +41,7 @@ export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () =
   app.use('*', venueOriginCheck(ctx))
   app.use('*', noQueryOnWrites((path) => methodsOf(path)))
   app.use('*', rateLimit(ctx))
-  app.get(PATHS.health, (c) => c.json({ ok: true, store: ctx.store.kind }))
+  app.get(SERVICE_PATHS.health, (c) => c.json({ ok: true, store: ctx.store.kind }))
   extra(app)
   for (const m of modules) app.route('/', m(ctx))
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { PATHS, threadTopic } from '../../src/contract/paths.ts'
+import { PATHS, SERVICE_PATHS, threadTopic } from '../../src/contract/paths.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 const PERMS = ['--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys', '--allow-run']
@@ -101,7 +101,7 @@ async function smoke(t: Deno.TestContext, store: Store) {
     assert.match(out.state.text, /seed:\s+demo data seeded/)
 
     await t.step(`health: ${store.kind} store under Deno`, async () => {
-      const h = await call(base, 'GET', PATHS.health)
+      const h = await call(base, 'GET', SERVICE_PATHS.health)
       assert.deepEqual(h.body, { ok: true, store: store.kind })
       if (store.dataDir) assert.equal(await Deno.readTextFile(`${store.dataDir}/venuekit.lock`), String(child.pid), 'data-directory lock taken (a stale one taken over)')
     })

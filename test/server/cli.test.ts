@@ -10,7 +10,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { privateKeyToAccount } from 'viem/accounts'
-import { PATHS } from '../../src/contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../../src/contract/paths.ts'
 import { DEV_PATHS } from '../../src/server/routes/dev.ts'
 import { DEMO_KEYS, DEMO_MARKET_IDS } from '../../src/server/seed.ts'
 import { parseServeFlags, UsageError } from '../../src/server/serve-cli.ts'
@@ -175,7 +175,7 @@ describe('cli: serve with a data directory', () => {
       assert.match(out, /seed:\s+demo data seeded/)
       assert.match(out, /ada\s+Ada Park\s+0x67A52161587c98b53079385678078959F252633D/)
       assert.doesNotMatch(out, /dev:/)
-      const h = await call(svc, 'GET', PATHS.health)
+      const h = await call(svc, 'GET', SERVICE_PATHS.health)
       assert.deepEqual(h.body, { ok: true, store: 'pglite' })
       assert.equal(fs.readFileSync(lock, 'utf8'), String(cli.proc.pid), 'the lock now names the running CLI')
       postsBefore = await threadCount(svc)
@@ -186,7 +186,7 @@ describe('cli: serve with a data directory', () => {
       const second = runCli(['serve', '--port', '0', '--data-dir', dir])
       assert.equal(await second.exited, 1)
       assert.match(second.err(), new RegExp(`cannot start: data directory .* is in use by process ${cli.proc.pid}.*another --data-dir`))
-      assert.equal((await call(svc, 'GET', PATHS.health)).status, 200)
+      assert.equal((await call(svc, 'GET', SERVICE_PATHS.health)).status, 200)
     } finally {
       await stop(cli, 'SIGTERM')
     }
@@ -250,7 +250,7 @@ describe('cli: in memory', () => {
         assert.match(first.out(), /store:\s+postgres \(DATABASE_URL\)/)
         assert.doesNotMatch(first.out(), new RegExp(holder.databaseUrl!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the URL (credentials) is not printed')
         assert.match(first.out(), /seed:\s+demo data seeded/)
-        assert.deepEqual((await call(svc, 'GET', PATHS.health)).body, { ok: true, store: 'postgres' })
+        assert.deepEqual((await call(svc, 'GET', SERVICE_PATHS.health)).body, { ok: true, store: 'postgres' })
       } finally {
         await stop(first, 'SIGTERM')
       }

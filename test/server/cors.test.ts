@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { PATHS } from '../../src/contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../../src/contract/paths.ts'
 import { call, expectError, signIn, startTestService, type TestService } from '../helpers/service.ts'
 import { claimVenue, newVenueId } from '../helpers/venues.ts'
 
@@ -15,7 +15,7 @@ before(async () => {
 })
 after(() => svc.close())
 
-const setOrigins = (token: string | undefined, venueId: string, body: unknown) => call(svc, 'PUT', PATHS.venueOrigins(venueId), { token, body })
+const setOrigins = (token: string | undefined, venueId: string, body: unknown) => call(svc, 'PUT', SERVICE_PATHS.venueOrigins(venueId), { token, body })
 const storedOrigins = async (venueId: string) =>
   (await svc.ctx.db.selectFrom('venues').select('origins').where('id', '=', venueId).executeTakeFirstOrThrow()).origins
 
@@ -26,7 +26,7 @@ describe('venue origins: PUT /v1/venues/:id/origins', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body))
     assert.deepEqual(r.body, { venueId: v.venueId, origins: ['https://shop.example', 'http://localhost:5173'] })
     assert.deepEqual(await storedOrigins(v.venueId), ['https://shop.example', 'http://localhost:5173'])
-    const read = await call(svc, 'GET', PATHS.venueOrigins(v.venueId), { token: v.owner.token })
+    const read = await call(svc, 'GET', SERVICE_PATHS.venueOrigins(v.venueId), { token: v.owner.token })
     assert.deepEqual(read.body, r.body)
   })
 
@@ -34,7 +34,7 @@ describe('venue origins: PUT /v1/venues/:id/origins', () => {
     const v = await claimVenue(svc)
     const other = await signIn(svc)
     expectError(await setOrigins(other.token, v.venueId, { origins: ['https://evil.example'] }), 403, 'forbidden')
-    expectError(await call(svc, 'GET', PATHS.venueOrigins(v.venueId), { token: other.token }), 403, 'forbidden')
+    expectError(await call(svc, 'GET', SERVICE_PATHS.venueOrigins(v.venueId), { token: other.token }), 403, 'forbidden')
     expectError(await setOrigins(undefined, v.venueId, { origins: ['https://evil.example'] }), 401, 'unauthenticated')
     expectError(await setOrigins(other.token, newVenueId(), { origins: [] }), 404, 'not-found')
     assert.deepEqual(await storedOrigins(v.venueId), [])
@@ -71,7 +71,7 @@ describe('venue origins: PUT /v1/venues/:id/origins', () => {
 })
 
 describe('CORS per venue', () => {
-  const keyed = (key: string, origin?: string, method = 'GET', path: string = PATHS.rooms) =>
+  const keyed = (key: string, origin?: string, method = 'GET', path: string = SERVICE_PATHS.rooms) =>
     call(svc, method, path, { key, headers: origin ? { origin } : {} })
 
   it('a preflight is answered for any origin, allowing the X-Venue-Key header (it carries no key value)', async () => {

@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { DEV_PATHS } from '../../src/server/routes/dev.ts'
-import { PATHS } from '../../src/contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../../src/contract/paths.ts'
 import { call, expectError, newMarketId, newWallet, ON_POSTGRES, signIn, startTestService, type TestService } from '../helpers/service.ts'
 
 let dev: TestService
@@ -74,7 +74,7 @@ describe('dev routes: driving the fixture chain', () => {
     assert.equal(m.closesAt, closesAt)
     assert.equal(await dev.chain.priceOf(m.id, 0), 4700)
     assert.equal(await dev.chain.priceOf(m.id, 1), 5300)
-    const read = await call(dev, 'GET', PATHS.market(m.id))
+    const read = await call(dev, 'GET', SERVICE_PATHS.market(m.id))
     assert.equal(read.status, 200)
     assert.equal(read.body.title, 'ETH above $4,000 on Friday?')
   })

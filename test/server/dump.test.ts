@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
-import { PATHS } from '../../src/contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../../src/contract/paths.ts'
 import { randomHex } from '../../src/core/ids.ts'
 import { call, newWallet, ON_POSTGRES, signIn, startTestService, type TestService } from '../helpers/service.ts'
 import { newVenueId } from '../helpers/venues.ts'
@@ -29,12 +29,12 @@ async function traffic(svc: TestService): Promise<string[]> {
     [venueId, 'second'],
     [newVenueId(), 'other venue'],
   ]) {
-    const r = await call(svc, 'POST', PATHS.adminKeys, { token: owner.token, body: { venueId: id, scopes: ['read', 'trade'], label } })
+    const r = await call(svc, 'POST', SERVICE_PATHS.adminKeys, { token: owner.token, body: { venueId: id, scopes: ['read', 'trade'], label } })
     assert.equal(r.status, 201, JSON.stringify(r.body))
     keys.push(r.body.key)
   }
   secrets.push(...keys)
-  assert.equal((await call(svc, 'PUT', PATHS.venueOrigins(venueId), { token: owner.token, body: { origins: ['https://shop.example'] } })).status, 200)
+  assert.equal((await call(svc, 'PUT', SERVICE_PATHS.venueOrigins(venueId), { token: owner.token, body: { origins: ['https://shop.example'] } })).status, 200)
   const users = [await signIn(svc), await signIn(svc), await signIn(svc, undefined, venueId)]
   secrets.push(...users.map((u) => u.token))
   // A second wallet linked to the first user.

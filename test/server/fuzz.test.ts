@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { Buffer } from 'node:buffer'
-import { PATHS } from '../../src/contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../../src/contract/paths.ts'
 import { randomHex } from '../../src/core/ids.ts'
 import { addMarket, call, newMarketId, newWallet, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 import { claimVenue, createRoom, newVenueId, type Venue } from '../helpers/venues.ts'
@@ -211,14 +211,14 @@ function enc(s: string): string {
 }
 const fixed = (p: string) => () => fc.constant(p)
 const ROUTES: Route[] = [
-  { method: 'GET', path: fixed(PATHS.health) },
+  { method: 'GET', path: fixed(SERVICE_PATHS.health) },
   { method: 'POST', path: fixed(PATHS.authNonce), body: ['address'], valid: () => fc.record({ address: fc.constant(newWallet().address) }) },
   { method: 'POST', path: fixed(PATHS.authVerify), body: ['message', 'signature', 'venueId'] },
   { method: 'POST', path: fixed(PATHS.authLink), body: ['message', 'signature'] },
   { method: 'POST', path: fixed(PATHS.authSignOut), tokens: () => disposable },
   { method: 'GET', path: fixed(PATHS.me) },
   { method: 'GET', path: () => seg(fc.oneof(fc.constant(market), fc.constant(newMarketId()), anyString(200))).map((id) => `/v1/me/stance/${id}`) },
-  { method: 'PUT', path: fixed(PATHS.myProfile), body: ['name', 'avatarUrl'], valid: () => fc.record({ name: fc.constantFrom('Ada', 'Bo'), avatarUrl: fc.constant('https://example.com/a.png') }, { requiredKeys: [] }) },
+  { method: 'PUT', path: fixed(SERVICE_PATHS.myProfile), body: ['name', 'avatarUrl'], valid: () => fc.record({ name: fc.constantFrom('Ada', 'Bo'), avatarUrl: fc.constant('https://example.com/a.png') }, { requiredKeys: [] }) },
   {
     method: 'POST',
     path: fixed(PATHS.posts),
@@ -277,11 +277,11 @@ const ROUTES: Route[] = [
   { method: 'GET', path: fixed(PATHS.leaderboard), query: ['scope', 'limit', 'cursor'], validQuery: () => fc.record({ scope: fc.constantFrom('global', 'category:weather'), limit: limitV, cursor: cursorV }, { requiredKeys: ['scope'] }) },
   {
     method: 'POST',
-    path: fixed(PATHS.rooms),
+    path: fixed(SERVICE_PATHS.rooms),
     body: ['venueId', 'subjectType', 'subjectRef', 'visibility', 'title', 'self'],
     valid: () => fc.record({ venueId: venueIdV(), subjectType: fc.constant('topic'), subjectRef: fc.constantFrom('chatter', 'fuzz'), visibility: fc.constantFrom('public', 'private'), title: fc.constant('Room') }),
   },
-  { method: 'GET', path: fixed(PATHS.rooms), query: ['venueId'], validQuery: () => fc.record({ venueId: venueIdV() }) },
+  { method: 'GET', path: fixed(SERVICE_PATHS.rooms), query: ['venueId'], validQuery: () => fc.record({ venueId: venueIdV() }) },
   { method: 'GET', path: () => seg(roomV()).map((r) => `/v1/rooms/${r}`) },
   { method: 'GET', path: () => seg(roomV()).map((r) => `/v1/rooms/${r}/membership`) },
   { method: 'POST', path: () => seg(roomV()).map((r) => `/v1/rooms/${r}/join`) },
@@ -289,7 +289,7 @@ const ROUTES: Route[] = [
   ...['PUT', 'DELETE'].map((method) => ({ method, path: () => fc.tuple(seg(roomV()), seg(wallet())).map(([r, w]) => `/v1/rooms/${r}/members/${w}`) })),
   { method: 'GET', path: () => seg(roomV()).map((r) => `/v1/rooms/${r}/board`), query: ['limit', 'cursor'] },
   { method: 'GET', path: fixed(PATHS.modQueue), query: ['venueId', 'state', 'limit', 'cursor'], validQuery: () => fc.record({ venueId: venueIdV(), state: fc.constantFrom('open', 'actioned'), cursor: cursorV }, { requiredKeys: [] }) },
-  { method: 'GET', path: fixed(PATHS.modAudit), query: ['venueId', 'limit', 'cursor'], validQuery: () => fc.record({ venueId: venueIdV(), cursor: cursorV }, { requiredKeys: [] }) },
+  { method: 'GET', path: fixed(SERVICE_PATHS.modAudit), query: ['venueId', 'limit', 'cursor'], validQuery: () => fc.record({ venueId: venueIdV(), cursor: cursorV }, { requiredKeys: [] }) },
   {
     method: 'POST',
     path: () => seg(fc.oneof(fc.constantFrom('keep', 'hide', 'pin', 'clear', 'ban', 'unban', 'remove', 'restore'), anyString(200))).map((a) => `/v1/mod/${a}`),
@@ -298,12 +298,12 @@ const ROUTES: Route[] = [
   },
   {
     method: 'POST',
-    path: fixed(PATHS.adminKeys),
+    path: fixed(SERVICE_PATHS.adminKeys),
     body: ['venueId', 'scopes', 'label'],
     valid: () => fc.record({ venueId: venueIdV(), scopes: fc.constantFrom(['read'], ['read', 'trade']), label: fc.constant('fuzz') }),
   },
   { method: 'GET', path: () => seg(venueIdV()).map((v) => `/v1/venues/${v}/usage`), query: ['days'], validQuery: () => fc.record({ days: fc.constantFrom('1', '30') }, { requiredKeys: [] }) },
-  { method: 'GET', path: fixed(PATHS.sponsorship) },
+  { method: 'GET', path: fixed(SERVICE_PATHS.sponsorship) },
   { method: 'GET', path: () => seg(venueIdV()).map((v) => `/v1/venues/${v}/origins`) },
   {
     method: 'PUT',

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { LIMITS } from '../../src/contract/limits.ts'
-import { PATHS } from '../../src/contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../../src/contract/paths.ts'
 import { createApp } from '../../src/server/app.ts'
 import { addMarket, call, expectError, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 
@@ -128,13 +128,13 @@ describe('request bodies (web runtimes: Deno, app.request)', () => {
 
 describe('bad input: every 4xx names the input and the rule it broke', () => {
   it('"Every endpoint answers bad input with a clear error": a wrong type names what was sent, an absent field is required, and sizes and choices read as rules (no raw validator wording)', async () => {
-    const key = (body: unknown) => call(svc, 'POST', PATHS.adminKeys, { token: user.token, body: JSON.stringify(body) })
+    const key = (body: unknown) => call(svc, 'POST', SERVICE_PATHS.adminKeys, { token: user.token, body: JSON.stringify(body) })
     expectError(await key({ venueId: 5, scopes: ['read'], label: 'x' }), 400, 'validation-failed', "'venueId' must be a string (got a number)")
     expectError(await key({ venueId: 'some-venue-id', scopes: 'read', label: 'x' }), 400, 'validation-failed', "'scopes' must be an array of read, trade")
     expectError(await key({ venueId: 'some-venue-id', scopes: [1], label: 'x' }), 400, 'validation-failed', "'scopes.0' must be a string (got a number)")
     expectError(await key({ venueId: 'some-venue-id', scopes: null, label: 'x' }), 400, 'validation-failed', "'scopes' must be an array of read, trade")
     expectError(await key({ scopes: ['read'], label: 'x' }), 400, 'validation-failed', "'venueId' is required")
-    const profile = (body: unknown) => call(svc, 'PUT', PATHS.myProfile, { token: user.token, body: JSON.stringify(body) })
+    const profile = (body: unknown) => call(svc, 'PUT', SERVICE_PATHS.myProfile, { token: user.token, body: JSON.stringify(body) })
     expectError(await profile({ name: 'n'.repeat(41) }), 400, 'validation-failed', "'name' must be at most 40 characters")
     expectError(await call(svc, 'GET', `${PATHS.profilePosts(user.wallet)}?cursor=`), 400, 'validation-failed', "'cursor' must not be empty")
     expectError(await call(svc, 'GET', `${PATHS.feed}?scope=everyone`), 400, 'validation-failed', "'scope' must be one of global, following, subject")
@@ -148,8 +148,8 @@ describe('bad input: every 4xx names the input and the rule it broke', () => {
     const put = await call(svc, 'PUT', PATHS.feed)
     expectError(put, 405, 'method-not-allowed', `PUT is not allowed on ${PATHS.feed}; it takes GET, HEAD`)
     assert.equal(put.headers.get('allow'), 'GET, HEAD')
-    const get = await call(svc, 'GET', PATHS.adminKeys)
-    expectError(get, 405, 'method-not-allowed', `GET is not allowed on ${PATHS.adminKeys}; it takes POST`)
+    const get = await call(svc, 'GET', SERVICE_PATHS.adminKeys)
+    expectError(get, 405, 'method-not-allowed', `GET is not allowed on ${SERVICE_PATHS.adminKeys}; it takes POST`)
     assert.equal(get.headers.get('allow'), 'POST')
     const room = await call(svc, 'PATCH', PATHS.roomJoin('some-room'))
     expectError(room, 405, 'method-not-allowed')
@@ -157,7 +157,7 @@ describe('bad input: every 4xx names the input and the rule it broke', () => {
     expectError(await call(svc, 'GET', '/v1/social/nothing-here'), 404, 'not-found', 'no route for GET /v1/social/nothing-here')
     expectError(await call(svc, 'DELETE', '/v1/markets/not-a-market'), 404, 'not-found')
     // A route whose parameter pattern holds a slash (`/v1/markets/:id{0x[^/]*}`) is matched whole.
-    const market = await call(svc, 'POST', PATHS.market(`0x${'ab'.repeat(32)}`))
+    const market = await call(svc, 'POST', SERVICE_PATHS.market(`0x${'ab'.repeat(32)}`))
     expectError(market, 405, 'method-not-allowed')
     assert.equal(market.headers.get('allow'), 'GET, HEAD')
   })
@@ -182,7 +182,7 @@ describe('bad input: every 4xx names the input and the rule it broke', () => {
       const before = (await s2.ctx.db.selectFrom('posts').select('id').execute()).length
       expectError(await call(s2, 'POST', `${PATHS.posts}?room=r_somewhere`, { token: author.token, body: { subjectType: 'event', subjectRef: m.id, body: 'x' } }), 400, 'unsupported-param')
       assert.equal((await s2.ctx.db.selectFrom('posts').select('id').execute()).length, before)
-      for (const [method, path] of [['PATCH', PATHS.post(id)], ['DELETE', PATHS.post(id)], ['POST', PATHS.react(id)], ['POST', PATHS.adminKeys], ['PUT', PATHS.myProfile], ['POST', PATHS.rooms]] as const)
+      for (const [method, path] of [['PATCH', PATHS.post(id)], ['DELETE', PATHS.post(id)], ['POST', PATHS.react(id)], ['POST', SERVICE_PATHS.adminKeys], ['PUT', SERVICE_PATHS.myProfile], ['POST', SERVICE_PATHS.rooms]] as const)
         expectError(await call(s2, method, `${path}?x=1`, { token: author.token, body: {} }), 400, 'unsupported-param')
       // Reads keep their own declared parameters; an unknown path and a wrong method are as before.
       assert.equal((await call(s2, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)).status, 200)
@@ -194,7 +194,7 @@ describe('bad input: every 4xx names the input and the rule it broke', () => {
   })
 
   it('a path the router does not serve as written (a trailing slash) is 404 for the method its routes take, never "GET is not allowed … it takes GET"', async () => {
-    for (const path of [`${PATHS.feed}/`, `${PATHS.rooms}/`, `${PATHS.roomJoin('some-room')}/`]) {
+    for (const path of [`${PATHS.feed}/`, `${SERVICE_PATHS.rooms}/`, `${PATHS.roomJoin('some-room')}/`]) {
       for (const method of ['GET', 'POST']) {
         const r = await call(svc, method, path)
         assert.equal(r.status, 404, `${method} ${path}: ${JSON.stringify(r.body)}`)

@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { privateKeyToAccount } from 'viem/accounts'
-import { PATHS } from '../../src/contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../../src/contract/paths.ts'
 import type { FeedPage, Market, Post, ThreadPage } from '../../src/contract/types.ts'
 import { LIMITS } from '../../src/contract/limits.ts'
 import { DEMO_KEYS, DEMO_MARKET_IDS, DEMO_WALLETS, demoMarketId, LAKERS_TALK, isStoreEmpty, seedDemo, type SeedResult } from '../../src/server/seed.ts'
@@ -22,7 +22,7 @@ before(async () => {
 after(() => svc.close())
 
 const thread = async (id: string, extra = '') => (await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${id}${extra}`)).body as ThreadPage
-const market = async (slug: string) => (await call(svc, 'GET', PATHS.market(seed.markets[slug]))).body as Market
+const market = async (slug: string) => (await call(svc, 'GET', SERVICE_PATHS.market(seed.markets[slug]))).body as Market
 
 describe('seed: demo data', () => {
   it('seeds only an empty store: isStoreEmpty before, not after; seeding twice is refused', async () => {

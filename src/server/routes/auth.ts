@@ -1,7 +1,7 @@
 /** Sign-in, wallet linking, sign-out and the caller's own identity. */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { PATHS } from '../../contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../../contract/paths.ts'
 import type { MeResult } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
@@ -75,7 +75,7 @@ export function authRoutes(ctx: ServiceContext) {
     return c.json(me)
   })
 
-  app.put(PATHS.myProfile, async (c) => {
+  app.put(SERVICE_PATHS.myProfile, async (c) => {
     const caller = await requireCaller(ctx, c)
     const body = await parseBody(c, profileBody)
     await ctx.db

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { PATHS } from '../../contract/paths.ts'
+import { SERVICE_PATHS } from '../../contract/paths.ts'
 import type { SponsorshipState } from '../../contract/types.ts'
 import { requireCaller, resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
@@ -36,7 +36,7 @@ export function gatewayRoutes(ctx: ServiceContext) {
     }
   })
 
-  app.get(PATHS.sponsorship, async (c) => {
+  app.get(SERVICE_PATHS.sponsorship, async (c) => {
     parseQuery(c, [], zNoQuery)
     const caller = await resolveCaller(ctx, c, false)
     const state: SponsorshipState = await sponsorshipOf(ctx, await venueOfRequest(ctx, c, caller))

@@ -1,7 +1,7 @@
 /** Venue key issuance (§4.1 `POST /admin/keys`, §5.5): signed in; claims an unheld venue id on the way. */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { PATHS } from '../../contract/paths.ts'
+import { SERVICE_PATHS } from '../../contract/paths.ts'
 import { requireCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { parseBody, zText, zWallet } from '../http/validate.ts'
@@ -18,7 +18,7 @@ const zKeyRequest = z.strictObject({
 export function keyRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
-  app.post(PATHS.adminKeys, async (c) => {
+  app.post(SERVICE_PATHS.adminKeys, async (c) => {
     const caller = await requireCaller(ctx, c)
     const body = await parseBody(c, zKeyRequest)
     return c.json(await issueKey(ctx, caller, body), 201)

@@ -7,7 +7,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { LIMITS } from '../../contract/limits.ts'
 import { MOD_ACTIONS, MOD_STATES } from '../../contract/params.ts'
-import { PATHS } from '../../contract/paths.ts'
+import { PATHS, SERVICE_PATHS } from '../../contract/paths.ts'
 import type { ModAction } from '../../contract/types.ts'
 import { requireCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
@@ -39,7 +39,7 @@ export function modRoutes(ctx: ServiceContext) {
     return c.json(await queuePage(ctx, caller, scope, q.state ?? 'open', q.limit ?? LIMITS.pageDefault, q.cursor))
   })
 
-  app.get(PATHS.modAudit, async (c) => {
+  app.get(SERVICE_PATHS.modAudit, async (c) => {
     const q = parseQuery(c, ['venueId', 'limit', 'cursor'], modAuditQuery)
     const caller = await requireCaller(ctx, c)
     const scope = await requireModerator(ctx, caller, q.venueId ?? null)

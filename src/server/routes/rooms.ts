@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { NODE_TYPES } from '../../contract/ids.ts'
 import { LIMITS } from '../../contract/limits.ts'
-import { PATHS } from '../../contract/paths.ts'
+import { SERVICE_PATHS } from '../../contract/paths.ts'
 import type { Board, NodeRef, RoomList } from '../../contract/types.ts'
 import { requireCaller, resolveCaller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
@@ -38,7 +38,7 @@ function roomParam(c: Context) {
 export function roomRoutes(ctx: ServiceContext) {
   const app = new Hono()
 
-  app.post(PATHS.rooms, async (c) => {
+  app.post(SERVICE_PATHS.rooms, async (c) => {
     const caller = await requireCaller(ctx, c)
     const b = await parseBody(c, zNewRoom)
     const subjectRef = checkSubject(b.subjectType, b.subjectRef)
@@ -48,7 +48,7 @@ export function roomRoutes(ctx: ServiceContext) {
     return c.json({ room }, 201)
   })
 
-  app.get(PATHS.rooms, async (c) => {
+  app.get(SERVICE_PATHS.rooms, async (c) => {
     const q = parseQuery(c, ['venueId'], roomListQuery)
     const caller = await resolveCaller(ctx, c, false)
     // A read fails open (§5.1): a key that is not live is noted on the answer and ignored (`venueOfRead`),
