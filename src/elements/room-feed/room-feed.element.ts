@@ -371,7 +371,7 @@ export class VkRoomFeed extends VkElement {
     if (!v) return nothing
     const s = this.#str
     if (v.notFound)
-      return html`<section part="room" aria-label=${s.t('roomLabel')}><p part="not-found" class="not-found">${s.t('notFound')}</p></section>`
+      return html`<section part="room" aria-label=${s.t('roomLabel')}><p part="not-found" class="vk-empty">${s.t('notFound')}</p></section>`
     const rail = this.roomId
       ? html`<vk-for-you-rail room=${this.roomId} .strings=${this.cardStrings} .locale=${this.locale}></vk-for-you-rail>`
       : html`<vk-for-you-rail subject-type=${this.subjectType ?? nothing} subject-ref=${this.subjectRef ?? nothing} .strings=${this.cardStrings} .locale=${this.locale}></vk-for-you-rail>`

@@ -12,9 +12,15 @@ export const styles = [
   listStyles,
   marketLinkStyles,
   css`
-    .room {
+    .room,
+    .main,
+    .rail {
       display: grid;
       gap: var(--_vk-space-3);
+    }
+    .main,
+    .rail {
+      min-width: 0;
     }
     .header {
       display: flex;
@@ -35,13 +41,16 @@ export const styles = [
       color: var(--_vk-color-muted);
       font-size: var(--_vk-font-size-small);
     }
-    .join-card {
+    .join-card,
+    .closing-soon {
       display: grid;
       gap: var(--_vk-space-2);
-      justify-items: start;
       padding: var(--_vk-space-3);
       border-radius: var(--_vk-radius);
       background: var(--_vk-color-surface);
+    }
+    .join-card {
+      justify-items: start;
     }
     .join-card p {
       margin: 0;
@@ -58,15 +67,9 @@ export const styles = [
     }
     .main {
       flex: 1 1 360px;
-      min-width: 0;
-      display: grid;
-      gap: var(--_vk-space-3);
     }
     .rail {
       flex: 0 1 var(--vk-room-rail-width, 280px);
-      min-width: 0;
-      display: grid;
-      gap: var(--_vk-space-3);
     }
     .discussion-head {
       display: flex;
@@ -78,22 +81,9 @@ export const styles = [
       margin: 0;
       padding: 0;
     }
-    .closing-soon {
-      display: grid;
-      gap: var(--_vk-space-2);
-      padding: var(--_vk-space-3);
-      border-radius: var(--_vk-radius);
-      background: var(--_vk-color-surface);
-    }
     .markets li {
       display: grid;
       padding: var(--_vk-space-1) 0;
-    }
-    .not-found {
-      margin: 0;
-      padding: var(--_vk-space-4) 0;
-      color: var(--_vk-color-muted);
-      text-align: center;
     }
   `,
 ]
