@@ -186,6 +186,36 @@ describe('§3.3 join and leave', () => {
     assert.deepEqual(await memberRows(priv), before)
   })
 
+  it('§3.3 "left → join" of a private room: its venue\'s owner or an operator who left it rejoins (they administer it, and are offered Rejoin); a member who left, and an operator who never joined, are refused', async () => {
+    const { v, priv } = await roomWorld()
+    const member = await signIn(svc, undefined, v.venueId)
+    for (const u of [member, operator]) assert.equal((await call(svc, 'PUT', `/v1/rooms/${priv}/members/${u.wallet}`, { token: v.owner.token })).status, 200)
+    for (const [u, key] of [[v.owner], [operator, v.key], [member]] as [TestUser, string?][]) {
+      assert.equal((await leave(priv, u, key)).status, 200)
+      const m = (await membership(priv, u, key)).body
+      assert.equal(m.member, false)
+      assert.equal(m.left, true)
+    }
+    // What the owner is told on posting, with 'Rejoin and post' beside it in the elements: the join must then work.
+    expectError(await post(svc, v.owner, { room: priv }), 403, 'room-left', MSG.LEFT_ROOM)
+    const refused = await join(priv, member)
+    assert.deepEqual(refused.body, { member: false, refused: true, message: MSG.ROOM_NOT_OPEN, joinedAt: null })
+    for (const [u, key] of [[v.owner], [operator, v.key]] as [TestUser, string?][]) {
+      const r = await join(priv, u, key)
+      assert.equal(r.status, 200)
+      assert.equal(r.body.member, true)
+      assert.equal(r.body.refused, false)
+      const m = (await membership(priv, u, key)).body
+      assert.deepEqual([m.member, m.left], [true, false])
+    }
+    assert.equal((await post(svc, v.owner, { room: priv })).status, 201, 'the owner posts again')
+    // Never a member: the spec's row 'not a member → join → room is private → refused', whoever asks.
+    const { v: w, priv: other } = await roomWorld()
+    const before = await memberRows(other)
+    assert.deepEqual((await join(other, operator, w.key)).body, { member: false, refused: true, message: MSG.ROOM_NOT_OPEN, joinedAt: null })
+    assert.deepEqual(await memberRows(other), before)
+  })
+
   it('§3.3 "join: room belongs to another venue → Error (not reported as invite-only)", public or private', async () => {
     const { v, pub, priv } = await roomWorld()
     const elsewhere = await claimVenue(svc)

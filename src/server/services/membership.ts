@@ -4,7 +4,8 @@
  * - `members` is the headcount of active members; null (never 0) for a private room seen by an outsider.
  * - join and leave work only for a room of the request's own venue (key venue, else session venue);
  *   another venue's room is 403 `room-other-venue` (an error, not the invite-only answer).
- * - joining a private room is answered `refused: true` with 'this room is not open to join'.
+ * - joining a private room is answered `refused: true` with 'this room is not open to join', except for
+ *   its venue's owner or an operator who left it: they rejoin (they could add themselves as members anyway).
  * - leaving is sticky (`left_at`): follower auto-join on post no longer applies; join clears it.
  */
 import { sql } from 'kysely'
@@ -70,7 +71,10 @@ export async function joinRoom(ctx: ServiceContext, caller: Caller, room: RoomRo
   assertOwnVenue(room, venue, 'join')
   const m = await memberRow(ctx, room.id, caller.accountId)
   if (m && !m.left_at) return { member: true, refused: false, joinedAt: iso(m.joined_at) }
-  if (room.visibility === 'private') return { member: false, refused: true, message: MSG.ROOM_NOT_OPEN, joinedAt: null }
+  // A private room is not open to join (§3.3). Who administers it (its venue's owner, an operator) and left it
+  // may come back, as they could add themselves as members: otherwise the Rejoin they are offered would fail.
+  if (room.visibility === 'private' && !(m?.left_at && (await canSeePrivateRoom(ctx, room.id, room.venue_id, caller))))
+    return { member: false, refused: true, message: MSG.ROOM_NOT_OPEN, joinedAt: null }
   const now = ctx.now()
   await ctx.db
     .insertInto('room_members')

@@ -2,7 +2,8 @@
  * Where a new post goes when it names a room (§3.3, §7):
  * - a member posts;
  * - anyone who left is refused with 'you left this room — rejoin to post', even when they follow (§7):
- *   in a private room that is only its venue's owner or an operator (anyone else who left is an outsider);
+ *   in a private room that is only its venue's owner or an operator, whom a join lets back in (membership.ts;
+ *   anyone else who left is an outsider);
  * - a non-member who follows the room's subject becomes a member with the first post (public rooms on
  *   followable nodes only: org and brand nodes have no follow path, private rooms are not open), when the
  *   request's venue owns the room: joining is for the session's own venue's rooms only (§3.3, §5.6), so a
