@@ -34,11 +34,24 @@ async function main() {
   if (page === 'home') await marketList()
 }
 
-/** The room page: the venue's crypto room (its id exists once the demo has opened it), or `?room=<id|self>`. */
+/**
+ * The room page: the venue's crypto room (its id exists once the demo has opened it), or `?room=<id|self>`. The
+ * rail's leaderboard ranks at the room's node, where the discussion's record chips are read, so their ranks agree.
+ */
 async function room() {
   const cfg = await demoConfig()
-  const el = document.querySelector('vk-room-feed')!
-  el.setAttribute('room-id', new URLSearchParams(location.search).get('room') ?? cfg.roomId)
+  const id = new URLSearchParams(location.search).get('room') ?? cfg.roomId
+  document.querySelector('vk-room-feed')!.setAttribute('room-id', id)
+  // A room that is not found says so in the feed; the rail then stays on the crypto category.
+  const room = (await vk!.client!.rooms.membership(id).catch(() => null))?.room
+  if (!room) return
+  document.querySelector('vk-mini-leaderboard')!.setAttribute('scope', `${room.subject.type}:${room.subject.ref}`)
+  const name = room.title ?? room.subject.ref
+  document.getElementById('rail-title')!.textContent = `Leaderboard: ${name}`
+  if (room.id === cfg.roomId) return
+  document.querySelector('.hero h1')!.textContent = name
+  const back = Object.assign(document.createElement('a'), { href: '/room.html', textContent: 'the crypto room' })
+  document.querySelector('.hero p')!.replaceChildren(`A room of ${room.venueId} on the ${room.subject.type} ${room.subject.ref}. (Back to `, back, ')')
 }
 
 /** The profile page: `?wallet=0x…` or `?handle=ben`, else the signed-in wallet, else Ada. */
