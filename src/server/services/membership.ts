@@ -15,7 +15,7 @@ import type { Caller } from '../auth/session.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import { walletOwner, withWalletAccount } from './accounts.ts'
-import { canSeePrivateRoom, roomFromRow, type RoomRow } from './rooms.ts'
+import { canSeePrivateRoom, isRoomAdmin, roomFromRow, type RoomRow } from './rooms.ts'
 import { publishThreads, threadsWithPostsOf } from './thread-events.ts'
 import type { RequestVenue } from './venue-of-request.ts'
 
@@ -71,9 +71,9 @@ export async function joinRoom(ctx: ServiceContext, caller: Caller, room: RoomRo
   assertOwnVenue(room, venue, 'join')
   const m = await memberRow(ctx, room.id, caller.accountId)
   if (m && !m.left_at) return { member: true, refused: false, joinedAt: iso(m.joined_at) }
-  // A private room is not open to join (§3.3). Who administers it (its venue's owner, an operator) and left it
-  // may come back, as they could add themselves as members: otherwise the Rejoin they are offered would fail.
-  if (room.visibility === 'private' && !(m?.left_at && (await canSeePrivateRoom(ctx, room.id, room.venue_id, caller))))
+  // A private room is not open to join (§3.3). Who administers it (`isRoomAdmin`: its venue's owner, an operator)
+  // and left it may come back, as they could add themselves as members: otherwise the Rejoin they are offered would fail.
+  if (room.visibility === 'private' && !(m?.left_at && (await isRoomAdmin(ctx, caller, room))))
     return { member: false, refused: true, message: MSG.ROOM_NOT_OPEN, joinedAt: null }
   const now = ctx.now()
   await ctx.db

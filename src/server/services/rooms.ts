@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context.ts'
 import type { Database } from '../db/schema.ts'
 import { ApiError } from '../http/errors.ts'
 import type { RequestVenue } from './venue-of-request.ts'
-import { requireVenueAdmin } from './venues.ts'
+import { isVenueOwner, requireVenueAdmin } from './venues.ts'
 
 const ROOM_COLUMNS = ['id', 'venue_id', 'subject_type', 'subject_ref', 'visibility', 'title', 'is_self'] as const
 
@@ -137,6 +137,11 @@ export async function listRooms(ctx: ServiceContext, venueId: string, caller: Ca
     out.push(roomFromRow(r))
   }
   return out
+}
+
+/** Whether the caller administers the room (`requireRoomAdmin`'s rule, without the error): its venue's owner or an operator. */
+export async function isRoomAdmin(ctx: ServiceContext, caller: Caller, room: RoomRow): Promise<boolean> {
+  return caller.operator || (await isVenueOwner(ctx, caller, room.venue_id))
 }
 
 /** For room-admin writes (adding or removing members): the room's venue owner or an operator. */
