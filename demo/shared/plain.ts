@@ -35,13 +35,19 @@ async function main() {
 }
 
 /**
- * The room page: the venue's crypto room (its id exists once the demo has opened it), or `?room=<id|self>`. The
- * rail's leaderboard ranks at the room's node, where the discussion's record chips are read, so their ranks agree.
+ * The room page: the venue's crypto room (its id exists once the demo has opened it), or `?room=<id|self>`, or
+ * with `?node=<type>:<ref>` a taxonomy-node section (every post on the node, with its ranked callers' moves and
+ * settled markets). The rail's leaderboard ranks at the room's node, where the discussion's record chips are
+ * read, so their ranks agree.
  */
 async function room() {
   const cfg = await demoConfig()
-  const id = new URLSearchParams(location.search).get('room') ?? cfg.roomId
-  document.querySelector('vk-room-feed')!.setAttribute('room-id', id)
+  const q = new URLSearchParams(location.search)
+  const feed = document.querySelector('vk-room-feed')!
+  const node = /^(category|topic|series|country|org|brand):(.+)$/.exec(q.get('node') ?? '')
+  if (node) return nodeSection(feed, node[1], node[2])
+  const id = q.get('room') ?? cfg.roomId
+  feed.setAttribute('room-id', id)
   // A room that is not found says so in the feed; the rail then stays on the crypto category.
   const room = (await vk!.client!.rooms.membership(id).catch(() => null))?.room
   if (!room) return
@@ -52,6 +58,20 @@ async function room() {
   document.querySelector('.hero h1')!.textContent = name
   const back = Object.assign(document.createElement('a'), { href: '/room.html', textContent: 'the crypto room' })
   document.querySelector('.hero p')!.replaceChildren(`A room of ${room.venueId} on the ${room.subject.type} ${room.subject.ref}. (Back to `, back, ')')
+}
+
+/** `/room.html?node=category:crypto`: the room feed as the node's section (§4.4: `<RoomFeed subject>`), no room. */
+function nodeSection(feed: Element, type: string, ref: string) {
+  feed.removeAttribute('room-id')
+  feed.setAttribute('subject-type', type)
+  feed.setAttribute('subject-ref', ref)
+  document.querySelector('vk-mini-leaderboard')!.setAttribute('scope', `${type}:${ref}`)
+  document.getElementById('rail-title')!.textContent = `Leaderboard: ${ref}`
+  document.querySelector('.hero h1')!.textContent = `The ${type} ${ref}`
+  const back = Object.assign(document.createElement('a'), { href: '/room.html', textContent: 'the crypto room' })
+  document
+    .querySelector('.hero p')!
+    .replaceChildren(`Every post on the ${type} ${ref}, ranked by record, with its ranked callers' moves and its settled markets. (Back to `, back, ')')
 }
 
 /** The profile page: `?wallet=0x…` or `?handle=ben`, else the signed-in wallet, else Ada. */

@@ -5,7 +5,7 @@ import '../../src/elements/market-comments/market-comments.ts'
 import '../../src/elements/for-you-rail/for-you-rail.ts'
 import { AUTO_PAGES, type VkCommunityTakes } from '../../src/elements/community-takes/community-takes.element.ts'
 import type { Market, Post, Signal } from '../../src/contract/types.ts'
-import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, nodeFeed, service, trade, until } from './elements-env.ts'
+import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, expectSignalRows, isPath, makeVk, nodeFeed, service, until, withSignals } from './elements-env.ts'
 
 interface Opts {
   scope?: string
@@ -49,15 +49,6 @@ async function roomTakes(n: number) {
   return { s, v, roomId, markets, takes }
 }
 const feedReads = (vk: Awaited<ReturnType<typeof makeVk>>) => vk.faults.requests.filter((r) => r.url.pathname === '/v1/social/posts/feed')
-
-/** nodeFeed plus trading by its ranked caller: on market `a` (which has a take) and on a fresh market `c` (no posts). */
-async function withSignals() {
-  const f = await nodeFeed()
-  const c = await f.s.addMarket({ nodes: f.nodes, title: `C ${f.ref}` })
-  await trade(f.caller.w.wallet, f.a.id, 0)
-  await trade(f.caller.w.wallet, c.id, 1)
-  return { ...f, c }
-}
 
 describe('<vk-community-takes>', () => {
   afterEach(() => disposeVk())
@@ -250,23 +241,8 @@ describe('<vk-community-takes>', () => {
     const vk = await makeVk()
     const f = await withSignals()
     const el = await mount({ scope: 'subject', ref: f.ref })
-    await until(() => deep(el, '[part~="signal-row"]') && deep(el, '[part~="signal"]'), 'signals drawn')
-    const page = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'live' })
-    const attached = page.signals.find((s) => s.attachTo)!
-    const quiet = page.signals.find((s) => !s.attachTo)!
-    expect(attached.attachTo).to.equal(f.take.id)
-    const takeRow = el.shadowRoot!.getElementById(`vk-post-${f.take.id}`)!
-    expect(deepText(takeRow.querySelector('[part~="signal"]')!)).to.equal('1 ranked caller moved to Yes')
-    const quietRow = deep(el, '[part~="signal-row"]')!
-    expect(deepText(quietRow)).to.include(`C ${f.ref}`).and.include('1 ranked caller moved to No')
-    // Placed before the post named by `before` (after the last post when null).
-    const items = deepAll(el, '[part~="list"] > li')
-    const at = items.indexOf(quietRow)
-    if (quiet.before) expect(items[at + 1].id).to.equal(`vk-post-${quiet.before}`)
-    else expect(at).to.equal(items.length - 1)
-    // Settlements: a line under the settled market's post.
-    const settledRow = el.shadowRoot!.getElementById(`vk-post-${f.settledTake.id}`)!
-    expect(deepText(settledRow.querySelector('[part~="settlement"]')!)).to.equal('Settled: Yes · 1 right · 0 wrong')
+    // Placed before the post named by `before` (after the last post when null); settlements under their post.
+    await expectSignalRows(el, f, vk)
   })
 
   it('§2.2 a quiet row is "placed before a post" of the page whose order holds it: in record order it has no record, so it comes after the ranked caller\'s settled take (page 1) and before the next page\'s first post, where Load more draws it', async () => {

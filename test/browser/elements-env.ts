@@ -4,7 +4,7 @@
  * whose fetch can be made to fail or hang for fault tests (the service stays real otherwise), and
  * queries that look through shadow roots.
  */
-import { fixture, html } from '@open-wc/testing'
+import { expect, fixture, html } from '@open-wc/testing'
 import { freshRef, harness, type FixtureEnv, type Harness } from '../sdk/harness.ts'
 import type { VkRoomFeed } from '../../src/elements/room-feed/room-feed.element.ts'
 import { createVenuekit, type CheckoutAdapter, type Venuekit } from '../../src/stores/index.ts'
@@ -245,6 +245,38 @@ export async function nodeFeed() {
   const commenter = await s.signedIn()
   const comment = await commenter.createPost('event', b.id, 'newer comment')
   return { s, ref, nodes, a, b, settled, caller, taker, commenter, take, comment, settledTake }
+}
+
+/** nodeFeed plus trading by its ranked caller: on market `a` (which has a take) and on a fresh market `c` (no posts). */
+export async function withSignals() {
+  const f = await nodeFeed()
+  const c = await f.s.addMarket({ nodes: f.nodes, title: `C ${f.ref}` })
+  await trade(f.caller.w.wallet, f.a.id, 0)
+  await trade(f.caller.w.wallet, c.id, 1)
+  return { ...f, c }
+}
+
+/**
+ * §2.2 on an element drawing `withSignals()`' node page (live order): the signal attached to the take is a line
+ * under it, the one on market `c` (no post) a quiet row placed before the post its `before` names (last when
+ * null), and the settled take has its settlement line. Returns the quiet row.
+ */
+export async function expectSignalRows(el: Element, f: Awaited<ReturnType<typeof withSignals>>, vk: Venuekit) {
+  await until(() => deep(el, '[part~="signal"]') && deep(el, '[part~="signal-row"]') && deep(el, '[part~="settlement"]'), 'signals drawn')
+  const page = await vk.client.postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'live' })
+  expect(page.signals.find((x) => x.attachTo)?.attachTo, 'the page attaches a signal to the take').to.equal(f.take.id)
+  const quiet = page.signals.find((x) => !x.attachTo)!
+  const takeRow = el.shadowRoot!.getElementById(`vk-post-${f.take.id}`)!
+  expect(deepText(takeRow.querySelector('[part~="signal"]')!)).to.equal('1 ranked caller moved to Yes')
+  const quietRow = deep(el, '[part~="signal-row"]')!
+  expect(deepText(quietRow)).to.include(`C ${f.ref}`).and.include('1 ranked caller moved to No')
+  const items = deepAll(el, '[part~="list"] > li')
+  const at = items.indexOf(quietRow)
+  if (quiet.before) expect(items[at + 1].id).to.equal(`vk-post-${quiet.before}`)
+  else expect(at).to.equal(items.length - 1)
+  const settledRow = el.shadowRoot!.getElementById(`vk-post-${f.settledTake.id}`)!
+  expect(deepText(settledRow.querySelector('[part~="settlement"]')!)).to.equal('Settled: Yes · 1 right · 0 wrong')
+  return { quietRow, page }
 }
 
 /** Each part is in the element's own shadow root and styleable from the page with `::part()`. */

@@ -10,7 +10,7 @@ import type { VkRoomFeed } from '../../src/elements/room-feed/room-feed.element.
 import type { Post } from '../../src/contract/types.ts'
 import { MSG } from '../../src/contract/errors.ts'
 import { freshRef, type TestWallet } from '../sdk/harness.ts'
-import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, isPath, makeVk, service, until } from './elements-env.ts'
+import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, expectSignalRows, isPath, makeVk, service, until, withSignals } from './elements-env.ts'
 import { armXssTrap, expectInert, XSS_PAYLOADS, XSS_SHORT } from './xss-corpus.ts'
 
 type Vk = Awaited<ReturnType<typeof makeVk>>
@@ -534,6 +534,38 @@ describe('<vk-room-feed>', () => {
     await write(el, 'me too')
     await until(() => deepText(el).includes('me too'), 'posted on the node')
     expect((await s.client().posts('category', node)).posts.map((x) => x.body)).to.include('me too')
+  })
+
+  it('§2.2 signals "are present for a taxonomy node" and §4.4 gives the taxonomy-node section to <RoomFeed subject>: its signal lines, quiet signal rows and settlement lines are drawn (only <Feed> ignores them, rule 4)', async () => {
+    const vk = await makeVk()
+    const f = await withSignals()
+    const el = await fixture<VkRoomFeed>(html`<vk-room-feed subject-type="category" subject-ref=${f.ref} sort="live"></vk-room-feed>`)
+    // A line under the take, a quiet row for the market no post names (before the post `before` names, or
+    // last), and a settlement line under the settled market's take.
+    const { quietRow, page } = await expectSignalRows(el, f, vk)
+    expect(rows(el), 'the rows are still the posts, in the page order').to.deep.equal(page.posts.map((p) => p.id))
+    // The quiet row's market opens like every market of the room (spec onOpenMarket).
+    const opened = oneEvent(el, 'vk-open-market')
+    quietRow.querySelector<HTMLButtonElement>('[part~="market"]')!.click()
+    expect((await opened).detail.marketId.toLowerCase()).to.equal(f.c.id.toLowerCase())
+    expectParts(el, ['signal', 'signal-row', 'settlement'])
+    await expect(el).to.be.accessible()
+  })
+
+  it('§2.2 signals on the section take the cards\' strings (`card-strings`, the provider\'s comments slice) like the cards', async () => {
+    await makeVk()
+    const f = await withSignals()
+    const el = await fixture<VkRoomFeed>(html`<vk-room-feed
+      subject-type="category"
+      subject-ref=${f.ref}
+      sort="live"
+      .cardStrings=${{ signalCallersMoved: '{count} moved: {side}', settlementTally: '{right}/{wrong}' }}
+    ></vk-room-feed>`)
+    await until(() => part(el, 'signal') && part(el, 'settlement'), 'drawn')
+    const takeRow = el.shadowRoot!.getElementById(`vk-post-${f.take.id}`)!
+    expect(deepText(takeRow.querySelector('[part~="signal"]')!)).to.equal('1 moved: Yes')
+    expect(deepText(part(el, 'signal-row')!)).to.include('1 moved: No')
+    expect(deepText(el.shadowRoot!.getElementById(`vk-post-${f.settledTake.id}`)!.querySelector('[part~="settlement"]')!)).to.equal('Settled: Yes · 1/0')
   })
 
   it('issue 7 "an error state with Retry": after a failed re-read of the first page (posts shown, more to load), Retry reads the first page again', async () => {

@@ -185,6 +185,17 @@ describe('demo venue end to end (npm run demo, headless Chromium)', () => {
     }
   })
 
+  it('§4.4 "Taxonomy-node section: <RoomFeed subject>": the demo\'s /room.html?node=category:crypto draws the seeded signals and settlements', async () => {
+    const page = await openPage('/room.html?node=category:crypto')
+    const feed = page.locator('vk-room-feed')
+    await feed.locator('[part~="signal"]').first().waitFor({ timeout: WAIT })
+    await feed.locator('[part~="settlement"]').first().waitFor({ timeout: WAIT })
+    assert.match((await feed.locator('[part~="signal"]').first().textContent()) ?? '', /^\d+ ranked callers? moved to \S/)
+    assert.equal(await feed.getAttribute('subject-ref'), 'crypto')
+    assert.equal(await feed.getAttribute('room-id'), null)
+    assert.deepEqual(pageErrors(page), [])
+  })
+
   describe('the script tag on any site', () => {
     /**
      * Another origin — a venue's own site — served by a small HTTP server of the test, on another port of

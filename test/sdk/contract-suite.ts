@@ -181,13 +181,29 @@ export const contractCases: ContractCase[] = [
       const f = countingFetch(h.env.fetchImpl)
       const c = h.client({ fetchImpl: f })
       const m = `0x${'ab'.repeat(32)}`
+      const w = `0x${'12'.repeat(20)}`
+      const post = 'p_0000000000aa'
       await rejects(c.createPost('event', m, 'hello'), { type: VenuekitError, code: 'unauthenticated' })
-      await rejects(c.reactPost('p_0000000000aa'), { code: 'unauthenticated' })
-      await rejects(c.block(`0x${'12'.repeat(20)}`), { code: 'unauthenticated' })
-      await rejects(c.rooms.join(), { code: 'unauthenticated' })
-      await rejects(c.mod.hide('p_0000000000aa'), { code: 'unauthenticated' })
-      await rejects(c.follow('category', 'weather'), { code: 'unauthenticated' })
-      await rejects(c.auth.linkWallet(h.wallet()), { code: 'unauthenticated' })
+      // Every write of the SDK, each through its own path: posts, reactions, reports, blocks, rooms, moderation, follows.
+      const writes: [string, () => Promise<unknown>][] = [
+        ['editPost', () => c.editPost(post, 'edited')],
+        ['deletePost', () => c.deletePost(post)],
+        ['reactPost', () => c.reactPost(post)],
+        ['reportPost', () => c.reportPost(post, 'spam')],
+        ['block', () => c.block(w)],
+        ['unblock', () => c.unblock(w)],
+        ['rooms.join', () => c.rooms.join()],
+        ['rooms.leave', () => c.rooms.leave()],
+        ['mod.hide', () => c.mod.hide(post)],
+        ['mod.ban', () => c.mod.ban(w)],
+        ['follow', () => c.follow('category', 'weather')],
+        ['unfollow', () => c.unfollow('category', 'weather')],
+        ['auth.linkWallet', () => c.auth.linkWallet(h.wallet())],
+      ]
+      for (const [name, call] of writes)
+        await rejects(call, { type: VenuekitError, code: 'unauthenticated' }).catch((e: Error) => {
+          throw new Error(`${name}: ${e.message}`)
+        })
       eq(f.urls, [], 'requests made')
     },
   },

@@ -1,8 +1,7 @@
 import { html, nothing, type PropertyValues } from 'lit'
-import { repeat } from 'lit/directives/repeat.js'
-import type { Post, Settlement, Signal } from '../../contract/types.ts'
-import { sideLabel } from '../../core/index.ts'
+import type { Post, Signal } from '../../contract/types.ts'
 import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
+import { feedRows, rowsList, signalStyles } from '../shared/signal-rows.ts'
 import { repliesView } from '../shared/replies.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import type { CommentsStrings } from '../shared/strings/index.ts'
@@ -14,9 +13,6 @@ import '../for-you-rail/for-you-rail.ts'
 import { VkFeedQuery } from '../feed/feed-query.ts'
 import { feedStyles } from '../feed/feed.styles.ts'
 import { communityStyles } from './community-takes.styles.ts'
-
-/** A post with its lines, or a quiet signal row (`key`: unique in the list, for `repeat`). */
-type Row = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Signal; key: string }
 
 /**
  * Pages read on their own while `includePost` leaves no post of the pages read so far (a page of other
@@ -99,7 +95,7 @@ const RAIL_PARTS = 'rail title hint sign-in list item market reason loading empt
  * @cssproperty --vk-color-border - Row separators.
  */
 export class VkCommunityTakes extends VkFeedQuery {
-  static override styles = [themeStyles, stateStyles, listStyles, marketLinkStyles, feedStyles, communityStyles]
+  static override styles = [themeStyles, stateStyles, listStyles, marketLinkStyles, feedStyles, signalStyles, communityStyles]
   static override properties = {
     ...VkFeedQuery.properties,
     emptyFallback: { attribute: 'empty-fallback' },
@@ -175,76 +171,6 @@ export class VkCommunityTakes extends VkFeedQuery {
     this.#fill()
   }
 
-  /** Posts kept by `includePost`, each with its signal lines, and the quiet signal rows between them. */
-  #rows(v: FeedValue): Row[] {
-    const keepSignal = (s: Signal) => !this.includeSignal || this.includeSignal(s)
-    const lines = new Map<string, Signal[]>()
-    const quietBefore = new Map<string | null, Signal[]>()
-    const push = <K, V>(m: Map<K, V[]>, k: K, x: V) => m.set(k, [...(m.get(k) ?? []), x])
-    for (const s of v.signals) {
-      if (!keepSignal(s)) continue
-      if (s.attachTo) push(lines, s.attachTo, s)
-      else push(quietBefore, s.before, s)
-    }
-    const rows: Row[] = []
-    const keys = new Set<string>()
-    const quietRow = (quiet: Signal): Row => {
-      const base = `s:${quiet.before ?? ''}:${quiet.marketId}:${quiet.side}`
-      let key = base
-      for (let n = 2; keys.has(key); n++) key = `${base}:${n}`
-      keys.add(key)
-      return { quiet, key }
-    }
-    let waiting: Signal[] = []
-    for (const p of v.posts) {
-      waiting.push(...(quietBefore.get(p.id) ?? []))
-      if (!this.#keep(p)) {
-        // The post is left out; its lines stay where it stood, as quiet rows.
-        waiting.push(...(lines.get(p.id) ?? []))
-        continue
-      }
-      rows.push(...waiting.map(quietRow))
-      waiting = []
-      rows.push({ post: p, lines: lines.get(p.id) ?? [], settled: v.settlements.filter((s) => s.attachTo === p.id) })
-    }
-    return [...rows, ...[...waiting, ...(quietBefore.get(null) ?? [])].map(quietRow)]
-  }
-
-  #signalText(v: FeedValue, s: Signal) {
-    const side = sideLabel(v.labels[s.marketId.toLowerCase()], s.side) ?? this.str.t('sideNumber', { n: s.side + 1 })
-    return this.str.t('signalCallersMoved', { count: s.count, side })
-  }
-
-  #settlementText(v: FeedValue, s: Settlement) {
-    const head =
-      'winner' in s.result
-        ? this.str.t('settlementResolved', {
-            outcome: sideLabel(v.labels[s.marketId.toLowerCase()], s.result.winner) ?? this.str.t('sideNumber', { n: s.result.winner + 1 }),
-          })
-        : this.str.t('settlementVoid')
-    return this.str.t('settlementLine', { head, tally: this.str.t('settlementTally', { right: s.right, wrong: s.wrong }) })
-  }
-
-  #row(v: FeedValue, r: Row) {
-    if ('quiet' in r) {
-      const s = r.quiet
-      const title = v.titles[s.marketId.toLowerCase()]
-      return html`<li part="signal-row" class="quiet">
-        ${title
-          ? html`<button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: s.marketId })}>${title}</button>`
-          : nothing}
-        <span>${this.#signalText(v, s)}</span>
-      </li>`
-    }
-    const p = r.post
-    return html`<li part="row" class="row" id="vk-post-${p.id}">
-      ${this.card(v, p)}
-      ${r.lines.map((s) => html`<p part="signal" class="line">${this.#signalText(v, s)}</p>`)}
-      ${r.settled.map((s) => html`<p part="settlement" class="line">${this.#settlementText(v, s)}</p>`)}
-      ${repliesView(v.threads[p.id] ?? [], v.earlier(p), this.str, (x) => this.card(v, x, true))}
-    </li>`
-  }
-
   /** Scope `following` signed out with no fallback: the feed is the sign-in hint (and its button). */
   #askingSignIn() {
     return !!this.#primary.value?.needsSession && !this.#fallingBack()
@@ -259,16 +185,17 @@ export class VkCommunityTakes extends VkFeedQuery {
     const v = (falling ? this.#fallback.value : primary) as FeedValue | undefined
     const t = (k: keyof CommentsStrings) => this.str.t(k)
     if (!v) return nothing
-    const rows = this.#rows(v)
+    const rows = feedRows(v, (p) => this.#keep(p), (s) => !this.includeSignal || this.includeSignal(s))
     this.#shown = { v, kept: rows.filter((r) => 'post' in r).length }
     const body = pagedBody(v, rows.length, commentsPaged(this.str, 'emptyFeed'), () =>
-      html`<ol part="list" class="list">
-        ${repeat(
-          rows,
-          (r) => ('quiet' in r ? r.key : r.post.id),
-          (r) => this.#row(v, r),
-        )}
-      </ol>`,
+      rowsList(
+        this,
+        this.str,
+        v,
+        rows,
+        (p) => this.card(v, p),
+        (p) => repliesView(v.threads[p.id] ?? [], v.earlier(p), this.str, (x) => this.card(v, x, true)),
+      ),
     )
     return html`<section part="feed" class="feed" aria-label=${t('feedLabel')} aria-busy=${v.loading ? 'true' : 'false'}>
       ${falling ? html`<p part="notice" class="notice" role="status">${t(primary.needsSession ? 'fallbackSignedOut' : 'fallbackNotice')}</p>` : nothing}

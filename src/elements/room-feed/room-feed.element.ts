@@ -1,5 +1,4 @@
 import { html, nothing } from 'lit'
-import { repeat } from 'lit/directives/repeat.js'
 import { UNFOLLOWABLE_NODE_TYPES, type NodeType, type SubjectType } from '../../contract/ids.ts'
 import type { FeedSort, Market, Post } from '../../contract/types.ts'
 import { Composer } from '../shared/composer.ts'
@@ -7,6 +6,7 @@ import { failureText, writeFailureText } from '../shared/failures.ts'
 import { relativeTime } from '../shared/format.ts'
 import { busy, mayMoveFocus } from '../shared/pending.ts'
 import { repliesView } from '../shared/replies.ts'
+import { feedRows, rowsList } from '../shared/signal-rows.ts'
 import { emptyState, errorState, loadingState, pagedBody } from '../shared/states.ts'
 import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
@@ -29,6 +29,9 @@ const onUnlessFalse = { fromAttribute: (v: string | null) => v !== 'false', toAt
  *
  * Give `room-id` (a room id, or `self` with a venue key), or `subject-type` and `subject-ref` for a
  * taxonomy-node section. The discussion is ranked by record by default and says so ('ranked by record').
+ * A taxonomy-node section also draws the node's trading (§1.6, §2.2): a signal line under the post it
+ * attaches to, a quiet row of its own for a market no post on the page names, and a settlement line
+ * under a settled market's post, in the cards' strings (`cardStrings`). A room's page carries none.
  *
  * - Join card: only for a signed-in reader whose membership is known to be false (never while it is
  *   unknown, `member === null`); `membership="false"` turns it off. Joining a private room shows
@@ -72,14 +75,17 @@ const onUnlessFalse = { fromAttribute: (v: string | null) => v !== 'false', toAt
  * @csspart discussion - The discussion column.
  * @csspart sort-label - 'ranked by record'.
  * @csspart list - The posts.
- * @csspart row - One post with its replies (`id="vk-post-<id>"`).
+ * @csspart row - One post with its signal and settlement lines and its replies (`id="vk-post-<id>"`).
+ * @csspart signal - A signal line under a post (a taxonomy-node section: ranked callers who moved to a side, §1.6).
+ * @csspart settlement - A settlement line under a post (its market resolved, with the right and wrong tally).
+ * @csspart signal-row - A quiet signal row of its own (a market no post on the page names).
  * @csspart replies - Replies under a post.
  * @csspart reply-row - One reply (`id="vk-post-<id>"`).
  * @csspart earlier - Above a busy post's replies when only its newest 50 are shown: "Show earlier replies" (a `more` button) and a failed read's `error` line.
  * @csspart more - The Load more button.
  * @csspart rail - The side column.
  * @csspart closing-soon - The closing-soon rail.
- * @csspart market - A closing-soon market button.
+ * @csspart market - A closing-soon market button, or a quiet signal row's market.
  * @csspart not-found - The not-found state.
  * @csspart loading - Loading skeleton.
  * @csspart empty - No discussion yet.
@@ -323,16 +329,17 @@ export class VkRoomFeed extends VkElement {
     const v = this.#feed.value!
     const s = this.#str
     const paged = { loading: s.t('loading'), error: s.t('error'), retry: s.t('retry'), empty: s.t('empty'), loadMore: s.t('loadMore'), loadingMore: s.t('loadingMore') }
-    const body = pagedBody(v, v.posts.length, paged, () =>
-      html`<ol part="list" class="list">
-        ${repeat(
-          v.posts,
-          (p) => p.id,
-          (p) => html`<li part="row" class="row" id="vk-post-${p.id}">
-            ${this.#card(p)} ${repliesView(v.threads[p.id] ?? [], v.earlier(p), this.#cardStr, (r) => this.#card(r))}
-          </li>`,
-        )}
-      </ol>`,
+    // A taxonomy-node section's page carries its signals and settlements (§2.2); a room's has none.
+    const rows = feedRows(v, () => true, () => true)
+    const body = pagedBody(v, rows.length, paged, () =>
+      rowsList(
+        this,
+        this.#cardStr,
+        v,
+        rows,
+        (p) => this.#card(p),
+        (p) => repliesView(v.threads[p.id] ?? [], v.earlier(p), this.#cardStr, (r) => this.#card(r)),
+      ),
     )
     return html`<section part="discussion" class="discussion" aria-labelledby="discussion-title">
       <div class="discussion-head">

@@ -2,6 +2,7 @@ import { css } from 'lit'
 import { composerStyles } from '../shared/composer.ts'
 import { listStyles } from '../shared/list.styles.ts'
 import { marketLinkStyles } from '../shared/market-link.styles.ts'
+import { signalStyles } from '../shared/signal-rows.ts'
 import { stateStyles } from '../shared/states.ts'
 import { themeStyles } from '../shared/theme.ts'
 
@@ -11,6 +12,7 @@ export const styles = [
   composerStyles,
   listStyles,
   marketLinkStyles,
+  signalStyles,
   css`
     .room,
     .main,
