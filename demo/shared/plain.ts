@@ -67,11 +67,11 @@ function nodeSection(feed: Element, type: string, ref: string) {
   feed.setAttribute('subject-ref', ref)
   document.querySelector('vk-mini-leaderboard')!.setAttribute('scope', `${type}:${ref}`)
   document.getElementById('rail-title')!.textContent = `Leaderboard: ${ref}`
-  document.querySelector('.hero h1')!.textContent = `The ${type} ${ref}`
+  document.querySelector('.hero h1')!.textContent = `The ${ref} ${type}`
   const back = Object.assign(document.createElement('a'), { href: '/room.html', textContent: 'the crypto room' })
   document
     .querySelector('.hero p')!
-    .replaceChildren(`Every post on the ${type} ${ref}, ranked by record, with its ranked callers' moves and its settled markets. (Back to `, back, ')')
+    .replaceChildren(`Every post on the ${ref} ${type}, ranked by record, with its ranked callers' moves and its settled markets. (Back to `, back, ')')
 }
 
 /** The profile page: `?wallet=0x…` or `?handle=ben`, else the signed-in wallet, else Ada. */
