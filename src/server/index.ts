@@ -5,3 +5,5 @@ export type { ChainController, ChainSource, MarketInput } from './chain/source.t
 export { serviceApp } from './service.ts'
 export { seedDemo, isStoreEmpty, DEMO_MARKET_IDS, type SeedResult } from './seed.ts'
 export { DEMO_KEYS, DEMO_WALLETS, type DemoHandle, type DemoWallet } from './demo-wallets.ts'
+export { ChainInputError, MARKET_LIMITS } from './chain/input.ts'
+export { MarketResolvedError } from './chain/fixture.ts'

@@ -2,10 +2,10 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/schema.ts'
 import type { Market } from '../../contract/types.ts'
-import { isNodeType } from '../../contract/ids.ts'
-import { normalizeMarketId, normalizeWallet, timeId } from '../../core/ids.ts'
+import { timeId } from '../../core/ids.ts'
 import type { ChainController, ChainSource, HeldPosition, MarketInput, StanceFacts } from './source.ts'
 import { marketFromRow } from './markets.ts'
+import { bpsOf, ChainInputError, marketIdOf, marketOf, sideOf, sizeOf, walletOf } from './input.ts'
 import { PLAN_CACHED } from '../db/plan-cache.ts'
 
 /** A market the chain has already resolved: a result is recorded once. */
@@ -73,78 +73,88 @@ export class FixtureChain implements ChainSource, ChainController {
     return r ? r.price_bps : null
   }
 
-  async addMarket(m: MarketInput): Promise<Market> {
-    const id = normalizeMarketId(m.id)
-    if (!id) throw new Error(`market id must be 0x and 64 hex characters: ${m.id}`)
-    const outcomes = m.outcomes ?? [{ label: 'Yes' }, { label: 'No' }]
-    const nodes = (m.nodes ?? []).map((n) => {
-      if (!isNodeType(n.type)) throw new Error(`unknown node type ${n.type}`)
-      return { type: n.type, ref: n.ref }
-    })
-    if (m.series) nodes.push({ type: 'series', ref: m.series })
-    const facet = m.facet !== undefined ? m.facet : nodes.find((n) => n.type === 'category') ?? nodes[0] ?? null
-    const uniq = [...new Map(nodes.map((n) => [`${n.type}:${n.ref}`, n])).values()]
+  /** Adds a market (`ChainInputError` `exists` when its id was added before: a market is added once). */
+  async addMarket(input: MarketInput): Promise<Market> {
+    const m = marketOf(input)
     await this.db.transaction().execute(async (tx) => {
-      await tx
+      const added = await tx
         .insertInto('markets')
         .values({
-          id,
+          id: m.id,
           title: m.title,
-          outcomes: JSON.stringify(outcomes),
-          nodes: JSON.stringify(uniq),
-          facet_type: facet?.type ?? null,
-          facet_ref: facet?.ref ?? null,
-          series: m.series ?? null,
-          clob: !!m.clob,
-          closes_at: m.closesAt ? new Date(m.closesAt) : null,
-          decimals: m.decimals === undefined ? 6 : m.decimals,
+          outcomes: JSON.stringify(m.outcomes),
+          nodes: JSON.stringify(m.nodes),
+          facet_type: m.facet?.type ?? null,
+          facet_ref: m.facet?.ref ?? null,
+          series: m.series,
+          clob: m.clob,
+          closes_at: m.closesAt,
+          decimals: m.decimals,
           result: null,
           created_at: new Date(),
         })
-        .execute()
-      if (uniq.length)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id')
+        .executeTakeFirst()
+      if (!added) throw new ChainInputError('exists', 'id', `names a market that was already added (${m.id})`)
+      if (m.nodes.length)
         await tx
           .insertInto('market_nodes')
-          .values(uniq.map((n) => ({ market_id: id, node_type: n.type, node_ref: n.ref })))
+          .values(m.nodes.map((n) => ({ market_id: m.id, node_type: n.type, node_ref: n.ref })))
           .execute()
     })
-    return (await this.markets([id])).get(id)!
+    return (await this.markets([m.id])).get(m.id)!
+  }
+
+  /** The market a call names, or `ChainInputError` `not-found`. */
+  async #market(marketId: unknown): Promise<Market> {
+    const id = marketIdOf(marketId)
+    const m = (await this.markets([id])).get(id)
+    if (!m) throw new ChainInputError('not-found', 'marketId', `names no market (${id})`)
+    return m
   }
 
   async setPrice(marketId: string, side: number, priceBps: number): Promise<void> {
-    if (!Number.isInteger(priceBps) || priceBps < 0 || priceBps > 10_000) throw new Error('price must be 0..10000 bps')
+    const m = await this.#market(marketId)
+    const s = sideOf(side, m.outcomes.length)
+    const bps = bpsOf(priceBps)
     await this.db
       .insertInto('prices')
-      .values({ market_id: marketId.toLowerCase(), side, price_bps: priceBps, updated_at: new Date() })
-      .onConflict((oc) => oc.columns(['market_id', 'side']).doUpdateSet({ price_bps: priceBps, updated_at: new Date() }))
+      .values({ market_id: m.id, side: s, price_bps: bps, updated_at: new Date() })
+      .onConflict((oc) => oc.columns(['market_id', 'side']).doUpdateSet({ price_bps: bps, updated_at: new Date() }))
       .execute()
   }
 
   async setPosition(wallet: string, marketId: string, side: number, size: bigint | number | string): Promise<void> {
-    const w = normalizeWallet(wallet)
-    if (!w) throw new Error(`not a wallet: ${wallet}`)
-    const s = BigInt(size).toString()
+    const w = walletOf(wallet)
+    const m = await this.#market(marketId)
+    const sd = sideOf(side, m.outcomes.length)
+    const s = sizeOf(size, 0n).toString()
     await this.db
       .insertInto('positions')
-      .values({ wallet: w, market_id: marketId.toLowerCase(), side, size: s, updated_at: new Date() })
+      .values({ wallet: w, market_id: m.id, side: sd, size: s, updated_at: new Date() })
       .onConflict((oc) => oc.columns(['wallet', 'market_id', 'side']).doUpdateSet({ size: s, updated_at: new Date() }))
       .execute()
   }
 
+  /** A buy: adds `size` (above 0) to the wallet's position on that side, at `priceBps` or the side's price now. */
   async trade(t: { wallet: string; marketId: string; side: number; size: bigint | number | string; priceBps?: number; at?: Date }): Promise<void> {
-    const w = normalizeWallet(t.wallet)
-    if (!w) throw new Error(`not a wallet: ${t.wallet}`)
-    const id = t.marketId.toLowerCase()
-    const size = BigInt(t.size)
-    const price = t.priceBps ?? (await this.priceOf(id, t.side))
+    const w = walletOf(t?.wallet)
+    const m = await this.#market(t.marketId)
+    const side = sideOf(t.side, m.outcomes.length)
+    const size = sizeOf(t.size, 1n)
+    if (t.priceBps !== undefined) bpsOf(t.priceBps)
+    if (t.at !== undefined && !(t.at instanceof Date && !Number.isNaN(t.at.getTime()))) throw new ChainInputError('invalid', 'at', 'must be a date')
+    const id = m.id
+    const price = t.priceBps ?? (await this.priceOf(id, side))
     await this.db.transaction().execute(async (tx) => {
       await tx
         .insertInto('trades')
-        .values({ id: timeId('t_'), wallet: w, market_id: id, side: t.side, size: size.toString(), price_bps: price, at: t.at ?? new Date() })
+        .values({ id: timeId('t_'), wallet: w, market_id: id, side, size: size.toString(), price_bps: price, at: t.at ?? new Date() })
         .execute()
       await tx
         .insertInto('positions')
-        .values({ wallet: w, market_id: id, side: t.side, size: size.toString(), updated_at: new Date() })
+        .values({ wallet: w, market_id: id, side, size: size.toString(), updated_at: new Date() })
         .onConflict((oc) =>
           oc.columns(['wallet', 'market_id', 'side']).doUpdateSet({ size: sql`positions.size + ${size.toString()}::numeric`, updated_at: new Date() }),
         )
@@ -155,11 +165,10 @@ export class FixtureChain implements ChainSource, ChainController {
   }
 
   async resolve(marketId: string, outcome: number | 'void'): Promise<void> {
-    const id = marketId.toLowerCase()
-    const m = (await this.markets([id])).get(id)
-    if (!m) throw new Error(`unknown market ${marketId}`)
-    if (outcome !== 'void' && (!Number.isInteger(outcome) || outcome < 0 || outcome >= m.outcomes.length))
-      throw new Error(`market ${id} has no outcome ${outcome}`)
+    const m = await this.#market(marketId)
+    const id = m.id
+    if (outcome !== 'void' && !(Number.isInteger(outcome) && outcome >= 0 && outcome < m.outcomes.length))
+      throw new ChainInputError('invalid', 'outcome', `must be an outcome index below ${m.outcomes.length} or 'void'`)
     const result = outcome === 'void' ? { void: true as const } : { winner: outcome }
     await this.db.transaction().execute(async (tx) => {
       // Check and set in one statement: of two resolutions at once, one records its result.

@@ -7,6 +7,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { NODE_TYPES } from '../../contract/ids.ts'
 import { MarketResolvedError } from '../chain/fixture.ts'
+import { ChainInputError, MARKET_LIMITS } from '../chain/input.ts'
 import type { ChainController } from '../chain/source.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError, notFound } from '../http/errors.ts'
@@ -23,7 +24,8 @@ export const DEV_PATHS = {
 
 const zNode = z.strictObject({ type: z.enum(NODE_TYPES, { message: `must be one of ${NODE_TYPES.join(', ')}` }), ref: zNodeRef })
 const zSide = z.number().int('must be an outcome index').min(0, 'must be an outcome index')
-const zBps = z.number().int('must be whole basis points').min(0, 'must be from 0 to 10000').max(10_000, 'must be from 0 to 10000')
+const L = MARKET_LIMITS
+const zBps = z.number().int('must be whole basis points').min(0, 'must be from 0 to 10000').max(L.maxBps, 'must be from 0 to 10000')
 /** Base units: a decimal string or a safe non-negative integer. */
 const zSize = z
   .union([z.string().regex(/^\d{1,78}$/, 'must be base units: a decimal string of digits'), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)], {
@@ -31,22 +33,23 @@ const zSize = z
   })
   .transform((v) => BigInt(v))
 
+/** The JSON shape of a new market; `svc.chain.addMarket` checks the values again (chain/input.ts), with the same limits. */
 const zNewMarket = z.strictObject({
   id: zMarketId.optional(),
-  title: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  title: z.string().trim().min(1, 'must not be empty').max(L.title, `must be at most ${L.title} characters`),
   outcomes: z
-    .array(z.strictObject({ label: z.string().trim().min(1).max(80), displayLabel: z.string().trim().min(1).max(40).optional() }))
-    .min(2, 'must list at least 2 outcomes')
-    .max(16, 'must list at most 16 outcomes')
+    .array(z.strictObject({ label: z.string().trim().min(1).max(L.label), displayLabel: z.string().trim().min(1).max(L.displayLabel).optional() }))
+    .min(L.minOutcomes, `must list at least ${L.minOutcomes} outcomes`)
+    .max(L.maxOutcomes, `must list at most ${L.maxOutcomes} outcomes`)
     .optional(),
-  nodes: z.array(zNode).max(20, 'must list at most 20 nodes').optional(),
+  nodes: z.array(zNode).max(L.nodes, `must list at most ${L.nodes} nodes`).optional(),
   facet: zNode.nullable().optional(),
   series: zNodeRef.nullable().optional(),
   clob: z.boolean().optional(),
   closesAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).nullable().optional(),
-  decimals: z.number().int().min(0).max(36).nullable().optional(),
+  decimals: z.number().int().min(0).max(L.decimals).nullable().optional(),
   /** Side prices in basis points, index = outcome. */
-  prices: z.array(zBps).max(16).optional(),
+  prices: z.array(zBps).max(L.maxOutcomes).optional(),
 })
 
 const setPriceBody = z.strictObject({ marketId: zMarketId, side: zSide, priceBps: zBps })
@@ -54,67 +57,56 @@ const setPositionBody = z.strictObject({ wallet: zWallet, marketId: zMarketId, s
 const tradeBody = z.strictObject({ wallet: zWallet, marketId: zMarketId, side: zSide, size: zSize, priceBps: zBps.optional() })
 const resolveBody = z.strictObject({ marketId: zMarketId, outcome: z.union([zSide, z.literal('void')], { message: "must be an outcome index or 'void'" }) })
 
+/** The chain's answer to bad input, as the service's errors: 400 naming the field, 404 for no market, 409 for one added twice. */
+function asApiError(e: unknown): unknown {
+  if (e instanceof MarketResolvedError) return new ApiError(409, 'conflict', 'this market is already resolved')
+  if (!(e instanceof ChainInputError)) return e
+  if (e.kind === 'not-found') return notFound('no market with this id', 'market-not-found')
+  if (e.kind === 'exists') return new ApiError(409, 'conflict', 'a market with this id already exists')
+  return new ApiError(400, 'validation-failed', `'${e.param}' ${e.detail}`, { param: e.param })
+}
+
 export function devRoutes(ctx: ServiceContext, chain: ChainController) {
   const app = new Hono()
-
-  async function marketOf(id: string) {
-    const m = (await ctx.chain.markets([id])).get(id)
-    if (!m) throw notFound('no market with this id', 'market-not-found')
-    return m
-  }
-  async function checkSide(marketId: string, side: number) {
-    const m = await marketOf(marketId)
-    if (side >= m.outcomes.length) throw new ApiError(400, 'validation-failed', `'side' must be an outcome index below ${m.outcomes.length}`, { param: 'side' })
-    return m
-  }
+  /** Runs the chain's calls; what they refuse is answered as the service's error. */
+  const drive = <T>(run: () => Promise<T>) => run().catch((e: unknown) => Promise.reject(asApiError(e)))
 
   app.post(DEV_PATHS.markets, async (c) => {
     const b = await parseBody(c, zNewMarket)
-    const id = b.id ?? `0x${randomHex(32)}`
-    if ((await ctx.chain.markets([id])).has(id)) throw new ApiError(409, 'conflict', 'a market with this id already exists')
     const outcomes = b.outcomes ?? [{ label: 'Yes' }, { label: 'No' }]
     if (b.prices && b.prices.length > outcomes.length)
       throw new ApiError(400, 'validation-failed', `'prices' has more entries than the market has outcomes`, { param: 'prices' })
     const { prices, ...input } = b
-    const market = await chain.addMarket({ ...input, id, outcomes })
-    for (const [side, bps] of (prices ?? []).entries()) await chain.setPrice(id, side, bps)
+    const market = await drive(async () => {
+      const m = await chain.addMarket({ ...input, id: b.id ?? `0x${randomHex(32)}`, outcomes })
+      for (const [side, bps] of (prices ?? []).entries()) await chain.setPrice(m.id, side, bps)
+      return (await ctx.chain.markets([m.id])).get(m.id)!
+    })
     return c.json({ market }, 201)
   })
 
   app.post(DEV_PATHS.prices, async (c) => {
     const b = await parseBody(c, setPriceBody)
-    await checkSide(b.marketId, b.side)
-    await chain.setPrice(b.marketId, b.side, b.priceBps)
+    await drive(() => chain.setPrice(b.marketId, b.side, b.priceBps))
     return c.json({ marketId: b.marketId, side: b.side, priceBps: b.priceBps })
   })
 
   app.post(DEV_PATHS.positions, async (c) => {
     const b = await parseBody(c, setPositionBody)
-    await checkSide(b.marketId, b.side)
-    await chain.setPosition(b.wallet, b.marketId, b.side, b.size)
+    await drive(() => chain.setPosition(b.wallet, b.marketId, b.side, b.size))
     return c.json({ wallet: b.wallet, marketId: b.marketId, side: b.side, size: b.size.toString() })
   })
 
   app.post(DEV_PATHS.trades, async (c) => {
     const b = await parseBody(c, tradeBody)
-    if (b.size === 0n) throw new ApiError(400, 'validation-failed', "'size' must be above 0 for a trade", { param: 'size' })
-    await checkSide(b.marketId, b.side)
-    await chain.trade({ wallet: b.wallet, marketId: b.marketId, side: b.side, size: b.size, priceBps: b.priceBps })
+    await drive(() => chain.trade({ wallet: b.wallet, marketId: b.marketId, side: b.side, size: b.size, priceBps: b.priceBps }))
     return c.json({ wallet: b.wallet, marketId: b.marketId, side: b.side, size: b.size.toString() }, 201)
   })
 
   app.post(DEV_PATHS.resolve, async (c) => {
     const b = await parseBody(c, resolveBody)
-    const m = await marketOf(b.marketId)
-    if (b.outcome !== 'void' && b.outcome >= m.outcomes.length)
-      throw new ApiError(400, 'validation-failed', `'outcome' must be an outcome index below ${m.outcomes.length} or 'void'`, { param: 'outcome' })
-    try {
-      await chain.resolve(m.id, b.outcome)
-    } catch (e) {
-      if (e instanceof MarketResolvedError) throw new ApiError(409, 'conflict', 'this market is already resolved')
-      throw e
-    }
-    return c.json({ market: (await ctx.chain.markets([m.id])).get(m.id) })
+    await drive(() => chain.resolve(b.marketId, b.outcome))
+    return c.json({ market: (await ctx.chain.markets([b.marketId])).get(b.marketId) })
   })
 
   return app
