@@ -1,7 +1,7 @@
 export { startReferenceService, type ReferenceService, type ReferenceServiceOptions } from './node.ts'
 export { createService, type Service, type ServiceOptions } from './service.ts'
 export { createApp } from './app.ts'
-export type { ChainController, ChainSource, MarketInput } from './chain/source.ts'
+export type { ChainController, ChainSource, MarketInput, MarketPatch } from './chain/source.ts'
 export { serviceApp } from './service.ts'
 export { seedDemo, isStoreEmpty, DEMO_MARKET_IDS, type SeedResult } from './seed.ts'
 export { DEMO_KEYS, DEMO_WALLETS, type DemoHandle, type DemoWallet } from './demo-wallets.ts'

@@ -89,6 +89,24 @@ describe('svc.chain: bad input gets a clear error and writes nothing', () => {
     assert.deepEqual([facts.position, facts.priceBps], [{ side: 1, size: '2500000' }, 4000])
   })
 
+  it('updateMarket changes a market\'s title, close time and outcome labels; what it may not change, an outcome count, a bad value or an unknown market is refused by name, and nothing is written', async () => {
+    const m = await svc.chain.addMarket({ id: newMarketId(), title: 'ETH above $4,000?', nodes: [{ type: 'category', ref: 'crypto' }] })
+    await refused(svc.chain.updateMarket(newMarketId(), { title: 'x' }), 'not-found', 'marketId')
+    await refused(svc.chain.updateMarket(m.id, bad({ nodes: [{ type: 'category', ref: 'weather' }] })), 'invalid', 'nodes', /cannot change/)
+    await refused(svc.chain.updateMarket(m.id, bad({ title: 'ok', decimals: 2 })), 'invalid', 'decimals', /cannot change/)
+    await refused(svc.chain.updateMarket(m.id, { outcomes: [{ label: 'A' }, { label: 'B' }, { label: 'C' }] }), 'invalid', 'outcomes', /keep the market's 2 outcomes/)
+    await refused(svc.chain.updateMarket(m.id, { title: '' }), 'invalid', 'title')
+    await refused(svc.chain.updateMarket(m.id, { title: 'fine', closesAt: 'soon' }), 'invalid', 'closesAt')
+    await refused(svc.chain.updateMarket(m.id, bad(null)), 'invalid', 'patch')
+    assert.deepEqual((await svc.chain.markets([m.id])).get(m.id), m, 'unchanged')
+    const closesAt = new Date(Date.now() + 7 * 86_400_000)
+    const outcomes = [{ label: 'Yes', displayLabel: 'Above' }, { label: 'No', displayLabel: 'Below' }]
+    const updated = await svc.chain.updateMarket(m.id, { title: ' ETH above $4,500? ', closesAt, outcomes })
+    assert.deepEqual(updated, { ...m, title: 'ETH above $4,500?', closesAt: closesAt.toISOString(), outcomes })
+    assert.deepEqual(await svc.chain.updateMarket(m.id, {}), updated, 'an empty patch changes nothing')
+    assert.equal((await svc.chain.updateMarket(m.id, { closesAt: null })).closesAt, null, 'null: no close time')
+  })
+
   it('resolve names an outcome the market does not have, answers an unknown market as not-found, and resolves once', async () => {
     const m = await svc.chain.addMarket({ id: newMarketId(), title: 'Binary' })
     await refused(svc.chain.resolve(newMarketId(), 0), 'not-found', 'marketId')

@@ -120,6 +120,18 @@ describe('realtime: thread events', () => {
     await expectChanged(c, topic)
   })
 
+  it('§6.1 "fires when the thread changes": a market\'s new title, close time or outcome labels (svc.chain.updateMarket) fire on its thread, which shows them; a patch that changes nothing, or is refused, does not', async () => {
+    const { m, c, topic } = await watchedPost('sentinel-update', 'what a title')
+    await c.subscribe(threadTopic('topic', 'sentinel-update'))
+    await svc.chain.updateMarket(m.id, { outcomes: [{ label: 'Yes', displayLabel: 'Above' }, { label: 'No', displayLabel: 'Below' }] })
+    await expectChanged(c, topic)
+    const thread = await call(svc, 'GET', `${PATHS.posts}?subjectType=event&subjectRef=${m.id}`)
+    assert.deepEqual(thread.body.labels[m.id.toLowerCase()].map((o: { displayLabel?: string }) => o.displayLabel), ['Above', 'Below'], 'the thread reads the new labels')
+    await svc.chain.updateMarket(m.id, {})
+    await svc.chain.updateMarket(m.id, { outcomes: [{ label: 'Yes' }] }).catch(() => null)
+    await expectQuiet(c, 'sentinel-update')
+  })
+
   it('§6.1 "fires when the thread changes": an agree and an un-agree each fire once (the post\'s agrees changed); a repeat that changes nothing does not', async () => {
     const { c, topic, p } = await watchedPost('sentinel-agree', 'agree with me')
     const fan = await signIn(svc)

@@ -3,9 +3,9 @@ import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/schema.ts'
 import type { Market } from '../../contract/types.ts'
 import { timeId } from '../../core/ids.ts'
-import type { ChainController, ChainSource, HeldPosition, MarketInput, StanceFacts } from './source.ts'
+import type { ChainController, ChainSource, HeldPosition, MarketInput, MarketPatch, StanceFacts } from './source.ts'
 import { marketFromRow } from './markets.ts'
-import { bpsOf, ChainInputError, marketIdOf, marketOf, sideOf, sizeOf, walletOf } from './input.ts'
+import { bpsOf, ChainInputError, marketIdOf, marketOf, patchOf, sideOf, sizeOf, walletOf } from './input.ts'
 import { PLAN_CACHED } from '../db/plan-cache.ts'
 
 /** A market the chain has already resolved: a result is recorded once. */
@@ -23,6 +23,8 @@ export class FixtureChain implements ChainSource, ChainController {
   onSettle: (tx: Kysely<Database>, marketId: string) => Promise<void> = async () => {}
   /** Called after a market's resolution committed (realtime). */
   onResolved: (marketId: string) => Promise<void> = async () => {}
+  /** Called after a market's title, close time or labels changed (realtime). */
+  onUpdated: (marketId: string) => Promise<void> = async () => {}
   /** Called after a trade is recorded. */
   onTrade: (marketId: string) => Promise<void> = async () => {}
 
@@ -103,6 +105,24 @@ export class FixtureChain implements ChainSource, ChainController {
           .values(m.nodes.map((n) => ({ market_id: m.id, node_type: n.type, node_ref: n.ref })))
           .execute()
     })
+    return (await this.markets([m.id])).get(m.id)!
+  }
+
+  /**
+   * Changes a market's title, close time or outcome labels (`MarketPatch`). Its threads hear the change
+   * (`onUpdated`): the title and labels they show are read from here.
+   */
+  async updateMarket(marketId: string, patch: MarketPatch): Promise<Market> {
+    const m = await this.#market(marketId)
+    const p = patchOf(patch, m.outcomes.length)
+    const set = {
+      ...(p.title === undefined ? {} : { title: p.title }),
+      ...(p.closesAt === undefined ? {} : { closes_at: p.closesAt }),
+      ...(p.outcomes === undefined ? {} : { outcomes: JSON.stringify(p.outcomes) }),
+    }
+    if (!Object.keys(set).length) return m
+    await this.db.updateTable('markets').set(set).where('id', '=', m.id).execute()
+    await this.onUpdated(m.id)
     return (await this.markets([m.id])).get(m.id)!
   }
 

@@ -6,7 +6,7 @@
 import { isNodeType, NODE_REF_RE } from '../../contract/ids.ts'
 import type { NodeRef, OutcomeLabel } from '../../contract/types.ts'
 import { normalizeMarketId, normalizeWallet } from '../../core/ids.ts'
-import type { MarketInput } from './source.ts'
+import type { MarketInput, MarketPatch } from './source.ts'
 
 export const MARKET_LIMITS = { title: 200, minOutcomes: 2, maxOutcomes: 16, label: 80, displayLabel: 40, nodes: 20, decimals: 36, maxBps: 10_000 } as const
 
@@ -73,17 +73,39 @@ export function sizeOf(v: unknown, min: bigint): bigint {
   return n
 }
 
+function outcomesOf(given: unknown): OutcomeLabel[] {
+  if (!Array.isArray(given) || given.length < MARKET_LIMITS.minOutcomes || given.length > MARKET_LIMITS.maxOutcomes)
+    invalid('outcomes', `must list ${MARKET_LIMITS.minOutcomes} to ${MARKET_LIMITS.maxOutcomes} outcomes`)
+  return (given as Partial<OutcomeLabel>[]).map((o, i): OutcomeLabel => {
+    const label = text(o?.label, `outcomes[${i}].label`, MARKET_LIMITS.label)
+    return o.displayLabel === undefined ? { label } : { label, displayLabel: text(o.displayLabel, `outcomes[${i}].displayLabel`, MARKET_LIMITS.displayLabel) }
+  })
+}
+
+function closesAtOf(v: string | Date | null | undefined): Date | null {
+  const at = v == null ? null : new Date(v)
+  if (at && Number.isNaN(at.getTime())) invalid('closesAt', 'must be a date')
+  return at
+}
+
+/** The fields of a market patch, checked against the market (`count`: its outcomes); fields it may not change are named. */
+export function patchOf(p: MarketPatch, count: number) {
+  if (!p || typeof p !== 'object') invalid('patch', 'must be an object of title, closesAt and outcomes')
+  for (const k of Object.keys(p)) if (!['title', 'closesAt', 'outcomes'].includes(k)) invalid(k, 'cannot change once the market is added')
+  const outcomes = p.outcomes === undefined ? undefined : outcomesOf(p.outcomes)
+  if (outcomes && outcomes.length !== count) invalid('outcomes', `must keep the market's ${count} outcomes (only their labels change)`)
+  return {
+    title: p.title === undefined ? undefined : text(p.title, 'title', MARKET_LIMITS.title),
+    closesAt: p.closesAt === undefined ? undefined : closesAtOf(p.closesAt),
+    outcomes,
+  }
+}
+
 /** A market to add, checked and filled in: the row the fixture writes, and its nodes (series included, no repeats). */
 export function marketOf(m: MarketInput) {
   const id = marketIdOf(m?.id, 'id')
   const title = text(m.title, 'title', MARKET_LIMITS.title)
-  const given = m.outcomes ?? [{ label: 'Yes' }, { label: 'No' }]
-  if (!Array.isArray(given) || given.length < MARKET_LIMITS.minOutcomes || given.length > MARKET_LIMITS.maxOutcomes)
-    invalid('outcomes', `must list ${MARKET_LIMITS.minOutcomes} to ${MARKET_LIMITS.maxOutcomes} outcomes`)
-  const outcomes = given.map((o: Partial<OutcomeLabel>, i: number): OutcomeLabel => {
-    const label = text(o?.label, `outcomes[${i}].label`, MARKET_LIMITS.label)
-    return o.displayLabel === undefined ? { label } : { label, displayLabel: text(o.displayLabel, `outcomes[${i}].displayLabel`, MARKET_LIMITS.displayLabel) }
-  })
+  const outcomes = outcomesOf(m.outcomes ?? [{ label: 'Yes' }, { label: 'No' }])
   const listed = m.nodes ?? []
   if (!Array.isArray(listed) || listed.length > MARKET_LIMITS.nodes) invalid('nodes', `must list at most ${MARKET_LIMITS.nodes} nodes`)
   const nodes = listed.map((n, i) => node(n, `nodes[${i}]`))
@@ -91,8 +113,7 @@ export function marketOf(m: MarketInput) {
   if (series) nodes.push({ type: 'series', ref: series })
   const uniq = [...new Map(nodes.map((n) => [`${n.type}:${n.ref}`, n])).values()]
   const facet = m.facet === undefined ? (uniq.find((n) => n.type === 'category') ?? uniq[0] ?? null) : m.facet === null ? null : node(m.facet, 'facet')
-  const closesAt = m.closesAt == null ? null : new Date(m.closesAt)
-  if (closesAt && Number.isNaN(closesAt.getTime())) invalid('closesAt', 'must be a date')
+  const closesAt = closesAtOf(m.closesAt)
   const decimals = m.decimals === undefined ? 6 : m.decimals
   if (decimals !== null && (!Number.isInteger(decimals) || decimals < 0 || decimals > MARKET_LIMITS.decimals))
     invalid('decimals', `must be a whole number from 0 to ${MARKET_LIMITS.decimals}`)

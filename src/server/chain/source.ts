@@ -54,9 +54,22 @@ export interface MarketInput {
   decimals?: number | null
 }
 
+/**
+ * What a market may change once it is added: its title, its close time (null: none) and its outcomes' labels (the
+ * same number of outcomes). Its nodes, facet, series, CLOB flag and decimals are fixed: posts are placed, and
+ * records and amounts read, by them.
+ */
+export interface MarketPatch {
+  title?: string
+  closesAt?: string | Date | null
+  outcomes?: OutcomeLabel[]
+}
+
 /** What tests and the demo drive (DESIGN.md: `svc.chain`). */
 export interface ChainController {
   addMarket(m: MarketInput): Promise<Market>
+  /** Changes a market's title, close time or outcome labels; its threads hear the change. */
+  updateMarket(marketId: string, patch: MarketPatch): Promise<Market>
   setPrice(marketId: string, side: number, priceBps: number): Promise<void>
   setPosition(wallet: string, marketId: string, side: number, size: bigint | number | string): Promise<void>
   trade(t: { wallet: string; marketId: string; side: number; size: bigint | number | string; priceBps?: number; at?: Date }): Promise<void>
