@@ -463,6 +463,35 @@ describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', ()
     assert.deepEqual(inRoom, [])
   })
 
+  it('§3.3 "left" is sticky for a follower too: a follower\'s first post racing their join-and-leave waits for it, then gets \'you left this room — rejoin to post\' (no post, no rejoin)', { skip: !ON_POSTGRES && 'needs a second connection to hold a row lock (PostgreSQL)' }, async () => {
+    const { v, node, pub } = await roomWorld()
+    const u = await signIn(svc, undefined, v.venueId)
+    await follow(u, 'category', node)
+    const account = await accountOf(u)
+    // A join and a leave of this follower, written in a transaction held open: the post's placement (outside its
+    // transaction) still finds no membership, so it is placed as a follower's first post, which joins them.
+    let commit!: () => void
+    const held = new Promise<void>((r) => (commit = r))
+    let locked!: () => void
+    const ready = new Promise<void>((r) => (locked = r))
+    const landing = svc.ctx.db.transaction().execute(async (tx) => {
+      await tx.insertInto('room_members').values({ room_id: pub, account_id: account, joined_at: new Date(), left_at: new Date() }).execute()
+      locked()
+      await held
+    })
+    await ready
+    let answered = false
+    const posting = post(svc, u, { room: pub, body: 'first words' }).finally(() => (answered = true))
+    await new Promise((r) => setTimeout(r, 300))
+    assert.equal(answered, false, 'the post waits for the membership row')
+    commit()
+    await landing
+    expectError(await posting, 403, 'room-left', MSG.LEFT_ROOM)
+    assert.deepEqual(await svc.ctx.db.selectFrom('posts').select('id').where('room_id', '=', pub).execute(), [], 'no post in the room')
+    const row = await svc.ctx.db.selectFrom('room_members').select('left_at').where('room_id', '=', pub).where('account_id', '=', account).executeTakeFirstOrThrow()
+    assert.notEqual(row.left_at, null, 'still left: the post did not rejoin them')
+  })
+
   it('§7 "Post into a room by someone who left it → \'you left this room — rejoin to post\'" even when they follow; it differs from the join message', async () => {
     const { v, node, pub } = await roomWorld()
     const u = await signIn(svc, undefined, v.venueId)

@@ -136,15 +136,24 @@ export async function createPost(
       // A member's post (placed by an active membership) checks that membership again, held until the
       // commit (FOR SHARE): a leave or a removal either waits for the post, or lands first and the post
       // is placed again (the refusal it gets now). Never a post in a room its author has just left.
+      /** The author's membership row, held until the commit (FOR SHARE). */
+      const membership = (roomId: string) =>
+        tx.selectFrom('room_members').select('left_at').where('room_id', '=', roomId).where('account_id', '=', caller.accountId).forShare().executeTakeFirst()
       if (placed && !placed.joinOnPost) {
-        const m = await tx
-          .selectFrom('room_members')
-          .select('left_at')
-          .where('room_id', '=', placed.roomId)
-          .where('account_id', '=', caller.accountId)
-          .forShare()
-          .executeTakeFirst()
+        const m = await membership(placed.roomId)
         if (!m || m.left_at) return null
+      }
+      // A follower's first post makes them a member (§3.3), written before the post. When a membership row lands
+      // meanwhile (a join, or a join and a leave, the insert waiting for it), the row decides: a leave stays
+      // sticky, and the post is placed again (its refusal), never written in a room its author has left.
+      if (placed?.joinOnPost) {
+        const joined = await tx
+          .insertInto('room_members')
+          .values({ room_id: placed.roomId, account_id: caller.accountId, joined_at: now })
+          .onConflict((oc) => oc.columns(['room_id', 'account_id']).doNothing())
+          .returning('room_id')
+          .executeTakeFirst()
+        if (!joined && (await membership(placed.roomId))?.left_at) return null
       }
       let roomId = room?.roomId ?? null
       let roomPrivate = room?.private ?? false
@@ -168,13 +177,6 @@ export async function createPost(
           from posts p, unnest(${nodes.map((n) => n.type)}::text[], ${nodes.map((n) => n.ref)}::text[]) as n(t, r)
           where p.id = ${inserted.id}
           on conflict do nothing`.execute(tx)
-      }
-      if (room?.joinOnPost) {
-        await tx
-          .insertInto('room_members')
-          .values({ room_id: room.roomId, account_id: caller.accountId, joined_at: now })
-          .onConflict((oc) => oc.columns(['room_id', 'account_id']).doNothing())
-          .execute()
       }
       return inserted as PostRow
     })
