@@ -6,6 +6,7 @@
 import './demo.css'
 import { mountDevBar, type DevBar } from './dev-bar.ts'
 import { mountSiteNav } from './site-nav.ts'
+import { parseNodeAttr } from '../../src/elements/shared/node-ref.ts'
 import { demoConfig, handleElementRequests, pageMarket, renderMarketHead } from './market.ts'
 
 const vk = window.venuekit
@@ -44,8 +45,8 @@ async function room() {
   const cfg = await demoConfig()
   const q = new URLSearchParams(location.search)
   const feed = document.querySelector('vk-room-feed')!
-  const node = /^(category|topic|series|country|org|brand):(.+)$/.exec(q.get('node') ?? '')
-  if (node) return nodeSection(feed, node[1], node[2])
+  const node = parseNodeAttr(q.get('node'))
+  if (node) return nodeSection(feed, node.type, node.ref)
   const id = q.get('room') ?? cfg.roomId
   feed.setAttribute('room-id', id)
   // A room that is not found says so in the feed; the rail then stays on the crypto category.
