@@ -8,7 +8,7 @@ import { LitElement, html as litHtml } from 'lit'
 import '../../src/elements/strings-provider/strings-provider.ts'
 import '../../src/elements/author-takes/author-takes.ts'
 import { StringsController } from '../../src/elements/shared/strings-controller.ts'
-import type { CommentsStrings } from '../../src/elements/shared/strings/index.ts'
+import { LOCALES, registerLocale, type CommentsStrings, type StringSlices } from '../../src/elements/shared/strings/index.ts'
 import { deep, deepText, disposeVk, makeVk, service, until } from './elements-env.ts'
 
 /** A bare host of the controller: `extra` is its in-between layer, `strings` its own. Shows `reply` as `t` and as `all` read it. */
@@ -22,6 +22,17 @@ class StringsProbe extends LitElement {
   }
 }
 customElements.define('vk-test-strings-probe', StringsProbe)
+
+/** A host in a locale of its own: shows `reply` and `edit` as `t` and as `all` read them. */
+class LocaleProbe extends LitElement {
+  static override properties = { locale: {} }
+  declare locale: string | undefined
+  readonly str = new StringsController(this, 'comments')
+  override render() {
+    return litHtml`<span id="t">${this.str.t('reply')}|${this.str.t('edit')}</span><span id="all">${this.str.all.reply}|${this.str.all.edit}</span>`
+  }
+}
+customElements.define('vk-test-locale-probe', LocaleProbe)
 
 const read = (el: Element) => [el.shadowRoot!.getElementById('t')!.textContent, el.shadowRoot!.getElementById('all')!.textContent]
 
@@ -74,5 +85,16 @@ describe('strings layers (§4.4 rule 7)', () => {
     expect(empty(commentsOnly)).to.equal('P-none')
     // A key the element's roomStrings leave out still comes from the provider.
     expect(deep(own, '[role="tablist"]')!.getAttribute('aria-label')!.startsWith('P ')).to.equal(true)
+  })
+
+  it('a key a registered locale lacks reads in English, never as its name (venuekit-es.js from an older release next to a newer venuekit.js)', async () => {
+    const { reply: _left, ...partial } = LOCALES.en.comments
+    registerLocale('xx-test', { comments: { ...partial, edit: 'Modifier' }, room: LOCALES.en.room } as unknown as StringSlices)
+    try {
+      const el = await fixture<LocaleProbe>(html`<vk-test-locale-probe locale="xx-test"></vk-test-locale-probe>`)
+      expect(read(el)).to.deep.equal(['Reply|Modifier', 'Reply|Modifier'])
+    } finally {
+      delete LOCALES['xx-test']
+    }
   })
 })

@@ -4,7 +4,7 @@
  */
 import { ContextConsumer } from './context.ts'
 import type { ReactiveController, ReactiveElement } from 'lit'
-import { baseStrings, stringsContext, type Slice, type StringSlices, type StringsContextValue } from './strings/index.ts'
+import { baseStrings, LOCALES, stringsContext, type Slice, type StringSlices, type StringsContextValue } from './strings/index.ts'
 import { formatMessage, type Params } from './format.ts'
 
 export interface StringsHost<S extends Slice> extends ReactiveElement {
@@ -42,14 +42,17 @@ export class StringsController<S extends Slice> implements ReactiveController {
     )
   }
 
+  /**
+   * The slice's layers, the winner first: the element's own overrides, the extra ones, the provider's, the built-in
+   * strings for the locale, then English (a key a registered locale lacks reads in English, never as its name).
+   */
+  #layers(locale: string) {
+    return [this.own(), this.extra(), this.provided?.overrides[this.slice], baseStrings(locale)[this.slice], LOCALES.en[this.slice]] as (Partial<StringSlices[S]> | null | undefined)[]
+  }
+
   /** The merged slice. */
   get all(): StringSlices[S] {
-    return {
-      ...baseStrings(this.locale)[this.slice],
-      ...(this.provided?.overrides[this.slice] ?? {}),
-      ...(this.extra() ?? {}),
-      ...(this.own() ?? {}),
-    } as StringSlices[S]
+    return Object.assign({}, ...this.#layers(this.locale).reverse()) as StringSlices[S]
   }
 
   /**
@@ -59,10 +62,9 @@ export class StringsController<S extends Slice> implements ReactiveController {
    */
   t(key: keyof StringSlices[S] & string, params?: Params): string {
     const locale = this.locale
-    const layers = [this.own(), this.extra(), this.provided?.overrides[this.slice], baseStrings(locale)[this.slice]]
     let template: unknown = key
-    for (const layer of layers)
-      if (layer && Object.prototype.hasOwnProperty.call(layer, key)) {
+    for (const layer of this.#layers(locale))
+      if (layer && Object.hasOwn(layer, key)) {
         template = (layer as Record<string, unknown>)[key] ?? key
         break
       }
