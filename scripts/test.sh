@@ -24,8 +24,9 @@ run "lint" npx eslint --max-warnings=0 .
 
 # A test file that waits forever (a socket that never closes, a message that never comes) fails after 15
 # minutes instead of holding CI until its own limit. Node 20 applies --test-timeout to each file as a whole;
-# the slowest file (the fuzz: 15,000 requests) takes 1.5 to 3 minutes.
-NODE_TEST=(node --import tsx --test --test-timeout=900000 --test-reporter=spec)
+# the slowest file (the fuzz: 15,000 requests) takes 1.5 to 3 minutes. test/helpers/assert-messages.ts makes a
+# failing `assert.ok` without a message fail at once (Node 20 would read the .ts source for one, and can spin).
+NODE_TEST=(node --import tsx --import ./test/helpers/assert-messages.ts --test --test-timeout=900000 --test-reporter=spec)
 NODE_TESTS=$(ls test/server/*.test.ts test/sdk/*.test.ts test/stores/*.test.ts test/core/*.test.ts 2>/dev/null || true)
 run "node tests on PGlite" "${NODE_TEST[@]}" --test-concurrency=2 $NODE_TESTS
 run "node tests on PostgreSQL" env VK_TEST_DATABASE_URL="$VK_PG_URL" "${NODE_TEST[@]}" --test-concurrency=2 $NODE_TESTS

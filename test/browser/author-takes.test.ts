@@ -112,27 +112,29 @@ describe('<vk-author-takes>', () => {
     }
   })
 
-  it('issue 7 rule 4 "takes can be sorted by odds beaten on the client"', async () => {
+  it('issue 7 rule 4 "takes can be sorted by odds beaten on the client"; §2.5 "oddsBeatenBps … null when that price is unknown": a right take without a price sorts after the priced right ones, before the rest', async () => {
     const vk = await makeVk()
     const { take, a } = await author()
     const low = await take(0, { prices: [7000, 3000] }, 0) // beat 30%
     const wrong = await take(1, {}, 0)
     const high = await take(0, { prices: [2000, 8000] }, 0) // beat 80%
     const open = await take(0)
+    const unpriced = await take(0, { prices: [] }, 0) // right, at a price nobody knew
+    expect(unpriced.stance?.priceBps).to.equal(null)
     const el = await profile(a.w.wallet)
-    await until(() => rowIds(el).length === 4, 'takes')
-    expect(rowIds(el)).to.deep.equal([open.id, high.id, wrong.id, low.id])
+    await until(() => rowIds(el).length === 5, 'takes')
+    expect(rowIds(el)).to.deep.equal([unpriced.id, open.id, high.id, wrong.id, low.id])
     const reads = vk.faults.requests.filter((r) => r.url.pathname.includes('/v1/social/profile/')).length
     const sort = deep<HTMLButtonElement>(el, '[part="sort"]')!
     expect(sort.getAttribute('aria-pressed')).to.equal('false')
     sort.click()
     await until(() => rowIds(el)[0] === high.id, 'sorted')
-    expect(rowIds(el)).to.deep.equal([high.id, low.id, open.id, wrong.id])
+    expect(rowIds(el)).to.deep.equal([high.id, low.id, unpriced.id, open.id, wrong.id])
     expect(sort.getAttribute('aria-pressed')).to.equal('true')
     // On the client: no read was made to sort.
     expect(vk.faults.requests.filter((r) => r.url.pathname.includes('/v1/social/profile/')).length).to.equal(reads)
     sort.click()
-    await until(() => rowIds(el)[0] === open.id, 'newest first again')
+    await until(() => rowIds(el)[0] === unpriced.id, 'newest first again')
   })
 
   it('issue 7 "The same XSS corpus renders inert" in the profile\'s takes', async () => {

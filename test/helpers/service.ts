@@ -2,6 +2,7 @@
  * Test harness: a real reference service on a free port. PGlite in memory by default; when
  * VK_TEST_DATABASE_URL names a PostgreSQL server, each call gets a fresh database there, dropped on close.
  */
+import './assert-messages.ts'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { startReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/server/node.ts'
 import { randomHex } from '../../src/core/ids.ts'

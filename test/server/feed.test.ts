@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { FEED_PARAMS } from '../../src/contract/params.ts'
 import { PATHS } from '../../src/contract/paths.ts'
 import { addMarket, call, expectError, signIn, startTestService, type TestService } from '../helpers/service.ts'
-import { accountOf, feed, makeRoom, makeVenue, makeVenueKey, settleTakes, uniqueRef, writePost } from '../helpers/feed-fixtures.ts'
+import { accountOf, allPages, feed, makeRoom, makeVenue, makeVenueKey, settleTakes, uniqueRef, writePost } from '../helpers/feed-fixtures.ts'
 
 let svc: TestService
 before(async () => {
@@ -202,6 +202,13 @@ describe('feed: rule 5 (venue overlay, room containment)', () => {
     // The hide stays a hide even for its author: the ranked feed shows visible posts only.
     const asAuthor = await feed(svc, { subjectType: 'category', subjectRef: ref, venue: venueA }, { token: writer.token })
     assert.deepEqual(ids(asAuthor.body), [kept.id])
+    // The same on the global feed, live and by record: these unroomed posts are no venue's, and stay on it.
+    for (const sort of ['live', 'record']) {
+      const ours = async (venue: string) =>
+        new Set((await allPages(svc, { scope: 'global', sort, venue, limit: 100 })).flatMap((pg) => ids(pg)).filter((id: string) => all.has(id)))
+      assert.deepEqual(await ours(venueA), new Set([kept.id]), `global ${sort} on venue A`)
+      assert.deepEqual(await ours(venueB), all, `global ${sort} on venue B`)
+    }
   })
 
   it('§4.1 rule 5 "room is containment": only that room\'s posts; without room, unroomed and public-room posts', async () => {
@@ -322,6 +329,9 @@ describe('feed: rule 7 (room=self)', () => {
     assert.equal(keyed.status, 200)
     assert.deepEqual(ids(keyed.body), [post.id])
     expectError(await feed(svc, { room: 'self' }, { key: `pck_${'0'.repeat(64)}` }), 401, 'invalid-venue-key')
+    // A session signed in on the venue names no room either: only the key does (§5 rule 6 "room=self on a read needs a venue key").
+    const onVenue = await signIn(svc, member.account, venueId)
+    expectError(await feed(svc, { room: 'self' }, { token: onVenue.token }), 401, 'venue-key-required', /venue key/)
   })
 })
 
@@ -340,6 +350,11 @@ describe('feed: rows, threads, labels', () => {
     assert.equal((await call(svc, 'DELETE', `/v1/social/posts/${deleted.id}`, { token: author.token })).status, 200)
     assert.deepEqual(ids((await feed(svc, { subjectType: 'category', subjectRef: ref })).body), [kept.id])
     assert.deepEqual(ids((await feed(svc, { subjectType: 'category', subjectRef: ref }, { token: author.token })).body), [kept.id])
+    // Every way the global feed is read, by the author too: live and by record.
+    for (const sort of ['live', 'record']) {
+      const global = (await allPages(svc, { scope: 'global', sort, limit: 100 }, { token: author.token })).flatMap((pg) => ids(pg))
+      assert.deepEqual([hidden.id, deleted.id, kept.id].filter((id) => global.includes(id)), [kept.id], `global ${sort}`)
+    }
     await call(svc, 'POST', '/v1/social/blocks', { token: reader.token, body: { wallet: author.wallet } })
     assert.deepEqual(ids((await feed(svc, { subjectType: 'category', subjectRef: ref }, { token: reader.token })).body), [])
   })

@@ -3,6 +3,7 @@
  * the SDK harness: wallets that sign with viem, markets and positions through the dev routes, venues,
  * keys and rooms through the public API. One page context at a time: every test disposes its own.
  */
+import '../helpers/assert-messages.ts'
 import assert from 'node:assert/strict'
 import WebSocket from 'ws'
 import type { ReadableAtom } from 'nanostores'
