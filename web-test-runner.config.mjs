@@ -90,6 +90,6 @@ export default {
   // test/browser/setup/readable-failures.ts runs first on every test page: a failed assertion on a DOM node
   // reports its markup instead of stopping the whole run until `testsFinishTimeout`.
   testRunnerHtml: (framework) =>
-    `<!doctype html><html><body><script type="module" src="/test/browser/setup/readable-failures.ts"></script><script type="module" src="${framework}"></script></body></html>`,
+    `<!DOCTYPE html><html><head></head><body><script type="module" src="/test/browser/setup/readable-failures.ts"></script><script type="module" src="${framework}"></script></body></html>`,
   testsFinishTimeout: 180_000,
 }

@@ -7,7 +7,10 @@
  * no message. So a failing assertion's nodes are replaced by their markup (as chai prints them in the message)
  * before the error leaves the assertion.
  */
-import { chai } from '@open-wc/testing'
+// chai itself, the instance `@open-wc/testing` re-exports. Not `@open-wc/testing`: this runs before mocha is set up,
+// and its fixtures register their clean-up with mocha's `afterEach` when first imported (without it, every test's
+// fixtures stay on the page and the next tests see their requests).
+import { Assertion } from '@esm-bundle/chai'
 
 /** A node as text: an element's opening tag and some of its content, a text node's text. */
 const describeNode = (n: Node): string =>
@@ -18,7 +21,7 @@ const readable = (v: unknown): unknown =>
   v instanceof Node ? describeNode(v) : Array.isArray(v) && v.some((x) => x instanceof Node) ? v.map(readable) : v
 
 type Assert = (this: unknown, ...args: unknown[]) => void
-const proto = chai.Assertion.prototype as unknown as { assert: Assert }
+const proto = Assertion.prototype as unknown as { assert: Assert }
 const assert = proto.assert
 proto.assert = function (...args: unknown[]) {
   try {
