@@ -8,6 +8,9 @@ import type { NodeRef, OutcomeLabel } from '../../contract/types.ts'
 import { normalizeMarketId, normalizeWallet } from '../../core/ids.ts'
 import type { MarketInput, MarketPatch } from './source.ts'
 
+/** The outcomes of a market added without any. */
+export const DEFAULT_OUTCOMES: readonly OutcomeLabel[] = [{ label: 'Yes' }, { label: 'No' }]
+
 export const MARKET_LIMITS = { title: 200, minOutcomes: 2, maxOutcomes: 16, label: 80, displayLabel: 40, nodes: 20, decimals: 36, maxBps: 10_000 } as const
 
 /**
@@ -105,7 +108,7 @@ export function patchOf(p: MarketPatch, count: number) {
 export function marketOf(m: MarketInput) {
   const id = marketIdOf(m?.id, 'id')
   const title = text(m.title, 'title', MARKET_LIMITS.title)
-  const outcomes = outcomesOf(m.outcomes ?? [{ label: 'Yes' }, { label: 'No' }])
+  const outcomes = outcomesOf(m.outcomes ?? DEFAULT_OUTCOMES)
   const listed = m.nodes ?? []
   if (!Array.isArray(listed) || listed.length > MARKET_LIMITS.nodes) invalid('nodes', `must list at most ${MARKET_LIMITS.nodes} nodes`)
   const nodes = listed.map((n, i) => node(n, `nodes[${i}]`))

@@ -7,7 +7,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { NODE_TYPES } from '../../contract/ids.ts'
 import { MarketResolvedError } from '../chain/fixture.ts'
-import { ChainInputError, MARKET_LIMITS } from '../chain/input.ts'
+import { ChainInputError, DEFAULT_OUTCOMES, MARKET_LIMITS } from '../chain/input.ts'
 import type { ChainController } from '../chain/source.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError, notFound } from '../http/errors.ts'
@@ -73,12 +73,12 @@ export function devRoutes(ctx: ServiceContext, chain: ChainController) {
 
   app.post(DEV_PATHS.markets, async (c) => {
     const b = await parseBody(c, zNewMarket)
-    const outcomes = b.outcomes ?? [{ label: 'Yes' }, { label: 'No' }]
-    if (b.prices && b.prices.length > outcomes.length)
+    // Checked before the market is added: its prices are set after, and a market is never left half made.
+    if (b.prices && b.prices.length > (b.outcomes ?? DEFAULT_OUTCOMES).length)
       throw new ApiError(400, 'validation-failed', `'prices' has more entries than the market has outcomes`, { param: 'prices' })
     const { prices, ...input } = b
     const market = await drive(async () => {
-      const m = await chain.addMarket({ ...input, id: b.id ?? `0x${randomHex(32)}`, outcomes })
+      const m = await chain.addMarket({ ...input, id: b.id ?? `0x${randomHex(32)}` })
       for (const [side, bps] of (prices ?? []).entries()) await chain.setPrice(m.id, side, bps)
       return (await ctx.chain.markets([m.id])).get(m.id)!
     })
