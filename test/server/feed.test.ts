@@ -24,6 +24,14 @@ describe('feed: rule 1 (unsupported params)', () => {
     expectError(await feed(svc, { takes: 'true' }), 400, 'unsupported-param')
   })
 
+  it('§4.1 rule 1 and §9.4 "the ranked feed rejects undeclared query params with 400": also with an empty value or none (?author=, ?author, ?foo)', async () => {
+    for (const qs of ['author=', 'author', 'scope=global&author=', 'foo']) {
+      const r = await call(svc, 'GET', `/v1/social/posts/feed?${qs}`)
+      expectError(r, 400, 'unsupported-param')
+      assert.equal(r.body.error.param, qs.includes('author') ? 'author' : 'foo', qs)
+    }
+  })
+
   it('§4.1 rule 1: every name in FEED_PARAMS is accepted (none is refused as unsupported)', async () => {
     const ref = uniqueRef('cat')
     const r = await feed(svc, { scope: 'subject', subjectType: 'category', subjectRef: ref, venue: 'some-venue', sort: 'live', limit: 5 })
@@ -484,6 +492,23 @@ describe('feed: signals (§1.6)', () => {
     )
     assert.equal(top, newer.id)
     assert.ok(r.body.labels[m.id], 'the signal market has labels to name the side')
+  })
+
+  it('§1.6 "Trading reaches a feed as signals ... attached to a page": paged one post at a time, in live and record order, a signal appears once, under the highest post about its market, and never again beside a lower one on a later page', async () => {
+    const ref = uniqueRef('cat')
+    const [caller] = await rankedCallers(ref, 1)
+    const m = await addMarket(svc, { nodes: [{ type: 'category', ref }] })
+    const writer = await signIn(svc)
+    const older = await writePost(svc, writer, 'event', m.id, 'older')
+    const newer = await writePost(svc, writer, 'event', m.id, 'newer')
+    await svc.chain.trade({ wallet: caller.wallet, marketId: m.id, side: 0, size: 1n })
+    for (const sort of ['live', 'record']) {
+      const pages = await allPages(svc, { subjectType: 'category', subjectRef: ref, sort, limit: 1 })
+      const rows = pages.flatMap((p) => p.posts.map((post: any) => post.id))
+      assert.ok(rows.indexOf(newer.id) >= 0 && rows.indexOf(newer.id) < rows.indexOf(older.id), `${sort}: both posts, newer first`)
+      const about = pages.flatMap((p) => p.signals.filter((s: any) => s.marketId === m.id).map((s: any) => [s.side, s.count, s.attachTo]))
+      assert.deepEqual(about, [[0, 1, newer.id]], sort)
+    }
   })
 
   /** A settled record at `ref` written straight into the records table (one right call). */

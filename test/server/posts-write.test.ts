@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { LIMITS } from '../../src/contract/limits.ts'
-import { addMarket, call, expectError, ON_POSTGRES, signIn, startTestService, type TestService } from '../helpers/service.ts'
+import { PATHS } from '../../src/contract/paths.ts'
+import { addMarket, call, expectError, newWallet, ON_POSTGRES, signIn, startTestService, type TestService } from '../helpers/service.ts'
+import { linkWallet } from '../helpers/read-fixtures.ts'
 import { claimVenue } from '../helpers/venues.ts'
 
 let svc: TestService
@@ -71,6 +73,20 @@ describe('posts: write path', () => {
     await svc.chain.setPosition(second.address, m.id, 0, 5n)
     const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'held on my other wallet' } })
     assert.equal(r.body.post.stance.side, 0)
+  })
+
+  it('§1.4 "the server attaches a stance: the side, the size, and the market price of that side": the size is the account\'s position on that side, summed over its linked wallets', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    const second = await linkWallet(svc, u, newWallet())
+    // Side 0: 5 + 7 = 12 across the two wallets; side 1: 10 on one. Summed, side 0 is the larger position.
+    await svc.chain.setPosition(u.wallet, m.id, 0, 5n)
+    await svc.chain.setPosition(second, m.id, 0, 7n)
+    await svc.chain.setPosition(second, m.id, 1, 10n)
+    const r = await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'Yes, 12 of it' } })
+    assert.equal(r.status, 201)
+    assert.deepEqual(r.body.post.stance, { side: 0, size: '12', priceBps: 4000 })
+    assert.deepEqual((await call(svc, 'GET', PATHS.myStance(m.id), { token: u.token })).body.stance, { side: 0, size: '12', priceBps: 4000 })
   })
 
   it('a take on a resolved market carries no stance (a stance proves a position held while the market was open)', async () => {

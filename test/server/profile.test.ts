@@ -171,6 +171,28 @@ describe('profiles batch', () => {
     assert.deepEqual(r.body.profiles[stranger], { wallet: stranger, name: null, avatarUrl: null })
   })
 
+  it('§1.7 "Identity is referenced, not embedded: a post carries only author (a wallet address)": no name, avatar or account id on a post as written, or as read on a thread, a feed or a profile', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    assert.equal((await call(svc, 'PUT', '/v1/me/profile', { token: u.token, body: { name: 'Hydrated Elsewhere', avatarUrl: 'https://example.com/me.png' } })).status, 200)
+    await svc.chain.setPosition(u.wallet, m.id, 0, 5n)
+    const top = await writePost(svc, u, 'event', m.id, 'a take')
+    await writePost(svc, u, 'event', m.id, 'a reply', { parentId: top.id })
+    const written = (await call(svc, 'POST', '/v1/social/posts', { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: 'another' } })).body.post
+    const thread = (await call(svc, 'GET', `/v1/social/posts?subjectType=event&subjectRef=${m.id}`, { token: u.token })).body
+    const feed = (await call(svc, 'GET', `/v1/social/posts/feed?subjectType=event&subjectRef=${m.id}`, { token: u.token })).body
+    const profile = (await byAuthor(u.wallet, 'takes=false&includeReplies=true', u)).body
+    const posts = [written, ...thread.posts, ...Object.values(thread.threads).flat(), ...feed.posts, ...Object.values(feed.threads).flat(), ...profile.posts] as Record<string, unknown>[]
+    assert.ok(posts.length >= 8, `${posts.length} posts read`)
+    // The contract's Post (src/contract/types.ts): author is the only field about who wrote it.
+    const fields = new Set(['id', 'subjectType', 'subjectRef', 'author', 'body', 'parentId', 'roomId', 'createdAt', 'editedAt', 'agrees', 'replies', 'agreed', 'stance', 'hidden', 'pinned', 'record', 'fromSeries'])
+    for (const p of posts) {
+      assert.deepEqual(Object.keys(p).filter((k) => !fields.has(k)), [], `post ${p.id}`)
+      assert.equal(p.author, u.wallet)
+      assert.ok(!JSON.stringify(p).includes('Hydrated Elsewhere') && !JSON.stringify(p).includes('me.png'), `post ${p.id} embeds the profile`)
+    }
+  })
+
   it(`at most 200 wallets per batched profiles read: more is 400 too-many-ids`, async () => {
     const many = Array.from({ length: 201 }, (_, i) => '0x' + i.toString(16).padStart(40, '0'))
     expectError(await call(svc, 'GET', `/v1/social/profiles?wallets=${many.join(',')}`), 400, 'too-many-ids', "'wallets' names more than 200 wallets; split the request")

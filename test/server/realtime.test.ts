@@ -411,8 +411,11 @@ describe('realtime: bad messages get an error message, not a disconnect', () => 
     await expectChanged(c, threadTopic('topic', 't-8'))
   })
 
-  it('the stream lives at PATHS.stream only: an upgrade elsewhere is refused with 404', async () => {
-    await assert.rejects(StreamClient.open(svc.streamUrl.replace(PATHS.stream, '/v1/other')), /404/)
+  it('§6.2 and §9.1 the stream lives at PATHS.stream only: an upgrade elsewhere (/stream, /v2/stream, /v1/stream/x, /v1/other) is refused with 404', async () => {
+    for (const path of ['/stream', '/v2/stream', '/v1/stream/x', '/v1/other']) {
+      await assert.rejects(StreamClient.open(svc.streamUrl.replace(PATHS.stream, path)), /404/, path)
+    }
+    ;(await StreamClient.open(svc.streamUrl)).close()
   })
 
   it('stopping the service closes open sockets with 1001 (going away)', async () => {

@@ -164,6 +164,24 @@ describe('thread read', () => {
     assert.deepEqual(ids((await thread(m.id, `&venue=${v2}`)).body.posts), [byBanned.id, kept.id, hiddenHere.id])
   })
 
+  it('§1.3 "The same thread is seen in every venue": a post in venue B\'s public room is on the market thread read with venue=A, with A\'s key, with venue=B, or with none, and on the market\'s feed read with venue=A', async () => {
+    const m = await addMarket(svc)
+    const a = await makeVenue(svc)
+    const b = await makeVenue(svc)
+    const room = await makeRoom(svc, { venueId: b })
+    const u = await signIn(svc)
+    await addMember(svc, room, u)
+    const free = await writePost(svc, u, 'event', m.id, 'no room')
+    const inB = await writePost(svc, u, 'event', m.id, "in B's public room", { room })
+    const want = [inB.id, free.id]
+    assert.deepEqual(ids((await thread(m.id)).body.posts), want, 'no venue')
+    assert.deepEqual(ids((await thread(m.id, `&venue=${a}`)).body.posts), want, 'venue=A')
+    assert.deepEqual(ids((await thread(m.id, '', undefined, await issueKey(svc, a))).body.posts), want, "A's key")
+    assert.deepEqual(ids((await thread(m.id, `&venue=${b}`)).body.posts), want, 'venue=B')
+    const fed = await call(svc, 'GET', `/v1/social/posts/feed?scope=subject&subjectType=event&subjectRef=${m.id}&venue=${a}`)
+    assert.deepEqual(ids(fed.body.posts).sort(), [...want].sort(), 'feed, venue=A')
+  })
+
   it('§3.1 "Rules while hidden: the post remains visible to its author on the market thread", with hidden: true; others do not see it', async () => {
     const m = await addMarket(svc)
     const author = await signIn(svc)

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict'
 import { PATHS } from '../../src/contract/paths.ts'
 import { createApp } from '../../src/server/app.ts'
 import type { ServiceContext } from '../../src/server/context.ts'
+import type { ChainController } from '../../src/server/chain/source.ts'
+import { DEV_PATHS, devRoutes } from '../../src/server/routes/dev.ts'
 
 /** Every wire path of the contract, functions called with sample arguments. */
 const contractPaths = () =>
@@ -22,5 +24,13 @@ describe('§9 versioning', () => {
       if (r.path === '/admin/keys') assert.equal(r.method, 'POST')
       else assert.match(r.path, /^\/v1\//, `${r.method} ${r.path}`)
     }
+  })
+
+  it('§9.1 "Wire paths carry the prefix /v1": the development routes too, mounted as a service with `dev: true` mounts them', () => {
+    for (const [name, path] of Object.entries(DEV_PATHS)) assert.match(path, /^\/v1\//, name)
+    const routes = createApp({} as ServiceContext, (app) => app.route('/', devRoutes({} as ServiceContext, {} as ChainController))).routes
+    const dev = routes.filter((r) => r.path.includes('/dev/'))
+    assert.equal(dev.length, Object.keys(DEV_PATHS).length, 'every development route is mounted')
+    for (const r of dev) assert.match(r.path, /^\/v1\/dev\//, `${r.method} ${r.path}`)
   })
 })

@@ -119,9 +119,10 @@ export async function callerSignals(ctx: ServiceContext, req: FeedRequest, node:
   const moves = await movesOnNode(ctx, node)
   if (!moves.length) return []
   const markets = [...new Set(moves.map((m) => m.marketId))]
-  // Which of these markets have posts in this feed, and whether one ranks above this page.
+  // Which of these markets have posts in this feed, and whether one was on an earlier page: at or above the cursor,
+  // which is the last row of the page before (this page's rows rank strictly below it).
   const keys = feedKeys(req.sort, false)
-  const earlier = req.cursor ? sql<boolean>`bool_or((${sql.join(keys)}) > (${sql.join(req.cursor)}))` : sql<boolean>`false`
+  const earlier = req.cursor ? sql<boolean>`bool_or((${sql.join(keys)}) >= (${sql.join(req.cursor)}))` : sql<boolean>`false`
   const present = await nodeScopePosts(ctx, req, node)
     .select(['p.market_id', earlier.as('earlier')])
     .where('p.market_id', 'in', markets)
