@@ -68,6 +68,20 @@ describe('<vk-platform-provider>', () => {
     other.remove()
   })
 
+  it('§9.5 "naming network as mainnet or testnet derives the API address, gateway address, chain, and contract addresses together": a provider with only `network` creates its context on that network (chain 50312 / 5031); an explicit base-url overrides only the address', async () => {
+    disposeVk()
+    const { NETWORKS } = await import('../../src/contract/networks.ts')
+    const box = await fixture<VkPlatformProvider>(html`<vk-platform-provider network="testnet"></vk-platform-provider>`)
+    const c = box.value!.client.config
+    expect([c.network, c.chainId, c.baseUrl, c.gatewayUrl, c.contracts]).to.deep.equal(['testnet', 50312, NETWORKS.testnet.baseUrl, NETWORKS.testnet.gatewayUrl, NETWORKS.testnet.contracts])
+    box.remove()
+    await until(() => getVenuekit() === null, 'disposed')
+    const env = await fixtureEnv()
+    const local = await fixture<VkPlatformProvider>(html`<vk-platform-provider network="mainnet" base-url=${env.url}></vk-platform-provider>`)
+    const l = local.value!.client.config
+    expect([l.network, l.chainId, l.baseUrl, l.contracts]).to.deep.equal(['mainnet', 5031, env.url, NETWORKS.mainnet.contracts])
+  })
+
   it('issue 7 rule 2 "The platform provider takes an onSignOut handler. When it is set, every logout also ends the wallet session (§9.2)"', async () => {
     const vk = await makeVk()
     const s = await service()

@@ -245,6 +245,22 @@ describe('<vk-take-prompt> (§3.4)', () => {
     await until(() => !isOpen(el), 'skipped')
   })
 
+  it('§1.10 "Skipping the reason must always be possible": with the market unreadable (its labels and title unknown), the prompt still opens and Skip answers it in one tap, remembered', async () => {
+    const vk = await makeVk()
+    const { w, market } = await buyer(vk)
+    vk.faults.failNetwork(isPath('/v1/markets'))
+    const el = await page(vk)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => isOpen(el), 'open without the market')
+    await new Promise((r) => setTimeout(r, 200))
+    expect(vk.takePrompt().get().outcomeLabel).to.equal(null)
+    const answered = oneEvent(el, 'vk-take-prompt-answered')
+    deep<HTMLButtonElement>(el, '[part="skip"]')!.click()
+    expect((await answered).detail).to.deep.equal({ marketId: market.id.toLowerCase(), side: 0, answer: 'skipped' })
+    await until(() => !isOpen(el), 'closed after one tap')
+    expect(vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })).to.equal(false)
+  })
+
   it('§3.4 "open → … answered by Skip or a posted take": while the take is on its way, Skip and Escape do nothing (aria-disabled), so the prompt is answered once, by the take', async () => {
     const vk = await makeVk()
     const { w, market } = await buyer(vk)

@@ -33,4 +33,21 @@ describe('§9.6 the SDK, stores and contract import on a server', () => {
     `)
     assert.deepEqual(JSON.parse(out.trim().split('\n').pop()!), ['function', 'function', 'object'])
   })
+  it('§1.9 "an SDK (runtime-neutral, no DOM, no local storage)": a client\'s session, reads, writes, live subscription and sign-out touch no browser global either', () => {
+    const out = trapped(`
+      const sdk = await import('venuekit/sdk')
+      const fetchImpl = async () => new Response(JSON.stringify({ post: { id: 'p1' }, posts: [], threads: {}, series: null, labels: {}, titles: {}, hasMore: false, nextCursor: null }), { headers: { 'content-type': 'application/json' } })
+      class FakeSocket { readyState = 0; onopen = null; onmessage = null; onclose = null; onerror = null; send() {} close() {} }
+      const client = sdk.createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: null, fetchImpl, WebSocketImpl: FakeSocket })
+      client.setSession({ token: 'vks_' + 'a'.repeat(64), accountId: 'a', wallet: '0x' + '1'.repeat(40), wallets: [], venueId: null, operator: false, expiresAt: '2099-01-01T00:00:00Z' })
+      await client.posts('category', 'weather')
+      await client.takeCounts(['0x' + '1'.repeat(64)]).catch(() => {})
+      await client.createPost('category', 'weather', 'hello')
+      const off = client.onComments('category', 'weather', () => {})
+      off()
+      await client.auth.signOut()
+      console.log(JSON.stringify([client.session]))
+    `)
+    assert.deepEqual(JSON.parse(out.trim().split('\n').pop()!), [null])
+  })
 })

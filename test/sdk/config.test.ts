@@ -68,6 +68,16 @@ describe('client configuration', () => {
     assert.equal(warnings.length, 1)
   })
 
+  it('§9.5 "a development build warns when an explicit host contradicts the named network": an explicit streamUrl on another host than the network\'s warns too (once); one on the network\'s own host does not', () => {
+    const c = createClient({ network: 'mainnet', streamUrl: 'wss://live.staging.example.com/v1/stream', apiKey: KEY })
+    assert.equal(c.config.streamUrl, 'wss://live.staging.example.com/v1/stream', 'the explicit address is used')
+    assert.equal(warnings.length, 1)
+    assert.match(warnings[0], /streamUrl wss:\/\/live\.staging\.example\.com\/v1\/stream contradicts network 'mainnet'/)
+    createClient({ network: 'mainnet', streamUrl: 'wss://live.staging.example.com/v1/stream', apiKey: KEY })
+    createClient({ network: 'mainnet', streamUrl: 'wss://api.venuekit.xyz/v1/stream', apiKey: KEY })
+    assert.equal(warnings.length, 1, 'once, and none for the network\'s own stream host')
+  })
+
   it('§9.5 the contradiction warning is a development-build warning: none with NODE_ENV=production', () => {
     const prev = process.env.NODE_ENV
     process.env.NODE_ENV = 'production'
@@ -117,7 +127,7 @@ describe('client configuration', () => {
     assert.equal(createClient(base).config.timeoutMs, null, 'unset: no deadline')
   })
 
-  it('§6.2 "Plain HTTP reads do not need a socket": creating a client and reading opens none', async () => {
+  it('§6.2 "Plain HTTP reads do not need a socket": creating a client, signing it in and reading opens none', async () => {
     let sockets = 0
     class CountingSocket {
       constructor() {
@@ -131,6 +141,7 @@ describe('client configuration', () => {
       WebSocketImpl: CountingSocket as never,
       fetchImpl: (async () => new Response('{"posts":[],"threads":{},"series":null,"labels":{},"titles":{},"hasMore":false,"nextCursor":null}')) as typeof fetch,
     })
+    c.setSession({ token: `vks_${'a'.repeat(64)}`, accountId: 'a', wallet: `0x${'1'.repeat(40)}`, wallets: [], venueId: null, operator: false, expiresAt: '2099-01-01T00:00:00Z' })
     await c.posts('category', 'weather')
     await c.takeCounts([`0x${'1'.repeat(64)}`]).catch(() => {})
     assert.equal(sockets, 0)

@@ -5,7 +5,7 @@
  * backoff run on node's mocked timers (PING_MS and the backoff delays ticked exactly, Math.random fixed), the
  * keep-alive against the reference service's own stream too.
  */
-import { after, before, describe, it } from 'node:test'
+import { after, afterEach, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import WebSocket, { WebSocketServer } from 'ws'
 import { roomThreadTopic, threadTopic } from '../../src/contract/paths.ts'
@@ -123,7 +123,14 @@ before(async () => {
 })
 after(() => fake.stop())
 
-const client = (WebSocketImpl = WebSocket as unknown as SocketConstructor) => createClient({ baseUrl: 'http://127.0.0.1:9', streamUrl: fake.url, apiKey: null, WebSocketImpl })
+/** Every client a test made, closed after it even when it failed (a failed test's socket would otherwise reconnect forever and keep the file from ending). */
+const made: { close(): void }[] = []
+const client = (WebSocketImpl = WebSocket as unknown as SocketConstructor) => {
+  const c = createClient({ baseUrl: 'http://127.0.0.1:9', streamUrl: fake.url, apiKey: null, WebSocketImpl })
+  made.push(c)
+  return c
+}
+afterEach(() => made.splice(0).forEach((c) => c.close()))
 const T1 = threadTopic('event', M)
 const T2 = threadTopic('category', 'weather')
 
@@ -298,6 +305,30 @@ describe('SDK stream', () => {
     fake.changed(T3)
     await until(() => n === 2, 'live again')
     off()
+  })
+
+  it('§1.9 "a global WebSocket (realtime only) or an injected WebSocketImpl": an injected WebSocketImpl is the one used, also where a global WebSocket exists', () => {
+    const g = globalThis as { WebSocket?: unknown }
+    const had = g.WebSocket
+    let globalUsed = 0
+    g.WebSocket = class {
+      constructor() {
+        globalUsed++
+        throw new Error('the global WebSocket was used')
+      }
+    }
+    const ws = watchedSockets()
+    const c = client(ws.Impl)
+    try {
+      const off = c.onComments('event', M, () => {})
+      assert.equal(ws.all.length, 1, 'the injected WebSocketImpl opened the socket')
+      assert.equal(globalUsed, 0, 'the global one was not used')
+      off()
+    } finally {
+      c.close()
+      if (had) g.WebSocket = had
+      else delete g.WebSocket
+    }
   })
 
   it('§1.9 realtime needs a global WebSocket or an injected WebSocketImpl', () => {

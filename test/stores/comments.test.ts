@@ -508,4 +508,22 @@ describe('comments (§2.7)', () => {
     assert.deepEqual(reads, [m.id.toLowerCase()])
     offs.forEach((f) => f())
   })
+  it('§1.9 "a global WebSocket (realtime only) or an injected WebSocketImpl" and §6.2 "Plain HTTP reads do not need a socket": with neither, a thread still reads over HTTP (no live updates, no error)', async (t) => {
+    // No global WebSocket (Node 22 and later have one) and none injected.
+    const g = globalThis as { WebSocket?: unknown }
+    const had = g.WebSocket
+    delete g.WebSocket
+    t.after(() => void (had && (g.WebSocket = had)))
+    const vk = page(env, { config: { baseUrl: env.svc.url, apiKey: null, WebSocketImpl: undefined } })
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const w = await env.h.signedIn()
+    const p = await w.createPost('event', m.id, 'read over HTTP')
+    const s = vk.comments('event', m.id)
+    const off = mount(s)
+    t.after(off)
+    const v = await until(s, (v) => !v.loading, 5000, 'the first read')
+    assert.deepEqual(ids(v.posts), [p.id])
+    assert.equal(v.error, null)
+  })
 })
