@@ -30,22 +30,7 @@ async function agree(user: TestUser, postId: string) {
 }
 
 describe('feed ranking: sort=live', () => {
-  it('§4.1 live ranking "takes above bare comments": at the same age a take ranks above a comment', async () => {
-    const ref = uniqueRef('cat')
-    const m = await addMarket(svc, { nodes: [{ type: 'category', ref }] })
-    const holder = await signIn(svc)
-    const watcher = await signIn(svc)
-    await svc.chain.setPosition(holder.wallet, m.id, 0, 10n)
-    const take = await writeAt(HOUR, holder, 'event', m.id, 'a take')
-    const comment = await writeAt(HOUR, watcher, 'event', m.id, 'a comment, written after at the same instant')
-    assert.ok(take.stance && !comment.stance)
-    assert.equal(take.createdAt, comment.createdAt)
-    for (const q of [{ subjectType: 'event', subjectRef: m.id }, { subjectType: 'category', subjectRef: ref }]) {
-      assert.deepEqual(ids((await feed(svc, q)).body), [take.id, comment.id])
-    }
-  })
-
-  it('§1.5 and §4.1 live ranking "takes above bare comments": a take keeps its take weight once engaged (an agree rescores it as a take), on its market, its node and the global feed', async () => {
+  it('§1.5 and §4.1 live ranking "takes above bare comments": at the same age a take ranks above a comment, and keeps its take weight once engaged (an agree rescores it as a take), on its market, its node and the global feed', async () => {
     const ref = uniqueRef('cat')
     const m = await addMarket(svc, { nodes: [{ type: 'category', ref }] })
     const holder = await signIn(svc)
@@ -55,12 +40,17 @@ describe('feed ranking: sort=live', () => {
     const take = await writeAt(HOUR, holder, 'event', m.id, 'a take')
     const comment = await writeAt(HOUR, watcher, 'event', m.id, 'a comment, written after at the same instant')
     assert.ok(take.stance && !comment.stance)
-    for (const id of [take.id, comment.id]) await agree(fan, id)
-    for (const q of [{ subjectType: 'event', subjectRef: m.id }, { subjectType: 'category', subjectRef: ref }]) {
-      assert.deepEqual(ids((await feed(svc, q)).body), [take.id, comment.id], q.subjectType)
+    assert.equal(take.createdAt, comment.createdAt)
+    const takeFirst = async (when: string) => {
+      for (const q of [{ subjectType: 'event', subjectRef: m.id }, { subjectType: 'category', subjectRef: ref }]) {
+        assert.deepEqual(ids((await feed(svc, q)).body), [take.id, comment.id], `${when}: ${q.subjectType}`)
+      }
+      const global = (await allPages(svc, { limit: 100 })).flatMap((p) => ids(p)).filter((id: string) => id === take.id || id === comment.id)
+      assert.deepEqual(global, [take.id, comment.id], `${when}: global`)
     }
-    const global = (await allPages(svc, { limit: 100 })).flatMap((p) => ids(p)).filter((id: string) => id === take.id || id === comment.id)
-    assert.deepEqual(global, [take.id, comment.id], 'global')
+    await takeFirst('as written')
+    for (const id of [take.id, comment.id]) await agree(fan, id)
+    await takeFirst('one agree each')
   })
 
   it('§4.1 live ranking: newer above older at equal engagement', async () => {
