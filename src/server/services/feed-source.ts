@@ -242,7 +242,8 @@ function scopeQuery(ctx: ServiceContext, req: FeedRequest, limit: number, part: 
 
 /**
  * Posts of a node-subject scope, unordered: top-level, visible, on the node (post_nodes), inside the
- * room when one is given, else outside private rooms.
+ * room when one is given, else outside private rooms. A room's posts are visible as its page shows them
+ * (`openRoom`): to an owner or operator `resolveRoom` admitted, not to members only.
  */
 export function nodeScopePosts(ctx: ServiceContext, req: FeedRequest, node: { type: string; ref: string }) {
   const q = ctx.db
@@ -251,7 +252,7 @@ export function nodeScopePosts(ctx: ServiceContext, req: FeedRequest, node: { ty
     .where('pn.node_type', '=', node.type)
     .where('pn.node_ref', '=', node.ref)
     .where('p.parent_id', 'is', null)
-    .where(visibleTo({ reader: req.reader, venue: req.venue, ownHidden: false }))
+    .where(visibleTo({ reader: req.reader, venue: req.venue, ownHidden: false, openRoom: req.room?.id ?? null }))
   return req.room ? q.where('p.room_id', '=', req.room.id) : q.where(notPrivate)
 }
 
