@@ -1,7 +1,7 @@
 /** Accepted query parameters per read. Anything else on the ranked feed is 400 `unsupported-param` (§4.1 rule 1). */
 export const FEED_PARAMS = ['scope', 'subjectType', 'subjectRef', 'venue', 'room', 'sort', 'limit', 'cursor'] as const
 export const THREAD_PARAMS = ['subjectType', 'subjectRef', 'includeReplies', 'includeSeries', 'limit', 'cursor', 'venue', 'room'] as const
-export const REPLIES_PARAMS = ['before', 'limit', 'venue'] as const
+export const REPLIES_PARAMS = ['before', 'limit', 'venue', 'feed'] as const
 export const PROFILE_POSTS_PARAMS = ['takes', 'includeReplies', 'venue', 'limit', 'cursor'] as const
 export const FOR_YOU_PARAMS = ['room', 'subjectType', 'subjectRef', 'limit'] as const
 export const TAKE_COUNT_PARAMS = ['ids', 'venue'] as const

@@ -79,6 +79,11 @@ export interface RepliesOptions extends ReadOptions {
   before?: string
   limit?: number
   venue?: string
+  /**
+   * The parent is folded on a ranked feed: read its replies as the feed folds them, without the reader's own
+   * hidden ones (§3.1: the ranked feed shows visible posts only; the thread shows an author their hidden posts).
+   */
+  feed?: boolean
 }
 export interface AuthorPostsOptions extends ReadOptions {
   takes?: boolean

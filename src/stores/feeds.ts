@@ -135,7 +135,7 @@ function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agre
     posts: concatPosts(pages.map((p) => overlay.apply(p.v.posts, p.at, agreed))),
     signals: pinQuietRows(pages),
     settlements: pages.flatMap((p) => p.v.settlements),
-    ...replies.fold(read, agreed, kept, venue),
+    ...replies.fold(read, agreed, kept, venue, true),
     labels,
     titles,
     sort: pages[0]?.v.sort ?? fallbackSort,

@@ -27,43 +27,46 @@ export interface EarlierReplies extends PagedTail {
 export function earlierReplies(ctx: Ctx, { $replies, apply }: PostOverlay) {
   /** Whether `id`'s earlier replies are still being read for this reader (a sign-in or sign-out drops them). */
   const reading = (id: string) => $replies.get()[id]?.loading
-  /** A parent's replies as the page read them, after the earlier ones kept for it (oldest first). */
-  const raw = (id: string, page: Loaded<Post[]>, kept: Record<string, KeptReplies | undefined>): Loaded<Post[]> => {
-    const k = kept[id]
-    return k ? { v: [...k.posts.filter((r) => r.id < (page.v[0]?.id ?? '~')), ...page.v], at: Math.min(k.at, page.at) } : page
-  }
-  /** "Show earlier replies" for `p` whose replies are `r` (`raw`), or null when none are left to read. */
-  const earlier = (p: Post, r: Loaded<Post[]>, venue?: string): EarlierReplies | null => {
-    const k = $replies.get()[p.id]
-    const load = async () => {
-      if (reading(p.id)) return
-      const set = (x: Partial<KeptReplies>) => $replies.setKey(p.id, { posts: [], at: r.at, more: true, ...$replies.get()[p.id], ...x })
-      set({ loading: true, error: null })
-      try {
-        const page = await ctx.client.replies(p.id, { before: r.v[0]?.id, venue })
-        if (reading(p.id)) set({ posts: [...page.posts, ...r.v], more: page.hasMore, loading: false })
-      } catch (error) {
-        if (reading(p.id)) set({ loading: false, error })
-      }
-    }
-    return (k ? k.more : r.v.length >= LIMITS.repliesPerParent && p.replies > r.v.length)
-      ? { hasMore: true, loadingMore: !!k?.loading, error: k?.error, loadMoreError: k?.error, loadMore: load, refresh: load }
-      : null
-  }
   return {
     /**
      * A list's replies per parent as its pages read them (`pages`), each after the earlier replies kept for
      * it, with the Agree overrides applied; and "Show earlier replies" for a post of the list (null when its
      * replies are all shown, or it has none on the list's pages).
+     *
+     * `venue` is the list's overlay, and `feed` says it is a ranked feed.
      */
-    fold: (pages: Record<string, Loaded<Post[]>>, agreed: Record<string, AgreedOverride | undefined>, kept: Record<string, KeptReplies | undefined>, venue?: string) => {
+    fold: (pages: Record<string, Loaded<Post[]>>, agreed: Record<string, AgreedOverride | undefined>, kept: Record<string, KeptReplies | undefined>, venue?: string, feed?: boolean) => {
       const threads: Record<string, Post[]> = {}
       const raws: Record<string, Loaded<Post[]>> = {}
       for (const id in pages) {
-        const r = (raws[id] = raw(id, pages[id], kept))
+        // A parent's replies as the page read them, after the earlier ones kept for it (oldest first). The kept
+        // ones are read as the thread reads them, for every list holding the parent; on a ranked feed the
+        // reader's own hidden replies among them are left out, as the feed's pages leave them out (§3.1).
+        const page = pages[id]
+        const k = kept[id]
+        const r = (raws[id] = k ? { v: [...k.posts.filter((r) => r.id < (page.v[0]?.id ?? '~') && !(feed && r.hidden)), ...page.v], at: Math.min(k.at, page.at) } : page)
         threads[id] = apply(r.v, r.at, agreed)
       }
-      return { threads, earlier: (p: Post) => (raws[p.id] ? earlier(p, raws[p.id], venue) : null) }
+      /** "Show earlier replies" for `p`, or null when none are left to read (or it has none on the pages). */
+      const earlier = (p: Post): EarlierReplies | null => {
+        const r = raws[p.id]
+        const k = $replies.get()[p.id]
+        const load = async () => {
+          if (reading(p.id)) return
+          const set = (x: Partial<KeptReplies>) => $replies.setKey(p.id, { posts: [], at: r.at, more: true, ...$replies.get()[p.id], ...x })
+          set({ loading: true, error: null })
+          try {
+            const page = await ctx.client.replies(p.id, { before: r.v[0]?.id, venue })
+            if (reading(p.id)) set({ posts: [...page.posts, ...r.v], more: page.hasMore, loading: false })
+          } catch (error) {
+            if (reading(p.id)) set({ loading: false, error })
+          }
+        }
+        return r && (k ? k.more : r.v.length >= LIMITS.repliesPerParent && p.replies > r.v.length)
+          ? { hasMore: true, loadingMore: !!k?.loading, error: k?.error, loadMoreError: k?.error, loadMore: load, refresh: load }
+          : null
+      }
+      return { threads, earlier }
     },
     /** An edit (`post`) or a delete (`post` null) of `id` through this page, applied to the kept replies. */
     patch: (id: string, post: Post | null) => {

@@ -137,6 +137,29 @@ describe('earlier replies', () => {
     assert.equal(paged.body.hasMore, false)
   })
 
+  it('§3.1 "the ranked feed shows visible posts only": read for a feed (feed=true), earlier replies leave out the reader\'s own hidden replies (hidden by reports, removed, or hidden on the venue read), as the feed\'s folded replies do; the thread\'s read still shows them to their author', async () => {
+    const a = await signIn(svc)
+    const h = await signIn(svc)
+    const venue = await makeVenue(svc)
+    const { m, top, written } = await busyPost(a, 0)
+    const hidden = await writePost(svc, h, 'event', m.id, 'mine, hidden by reports', { parentId: top.id })
+    const removed = await writePost(svc, h, 'event', m.id, 'mine, removed', { parentId: top.id })
+    const venueHidden = await writePost(svc, h, 'event', m.id, 'mine, hidden on the venue', { parentId: top.id })
+    for (let i = 0; i < 50; i++) written.push((await writePost(svc, a, 'event', m.id, `later ${i}`, { parentId: top.id })).id)
+    await setState(svc, hidden.id, 'hidden')
+    await setState(svc, removed.id, 'removed')
+    await venueHide(svc, venue, venueHidden.id)
+    const f = await call(svc, 'GET', `/v1/social/posts/feed?subjectType=event&subjectRef=${m.id}&venue=${venue}`, { token: h.token })
+    assert.deepEqual(ids(f.body.threads[top.id]), written, "the feed folds the newest 50, none of the reader's hidden ones")
+    const before = `before=${written[0]}&venue=${venue}`
+    assert.deepEqual(ids((await replies(top.id, `${before}&feed=true`, h)).body.posts), [], 'read for the feed')
+    assert.deepEqual(ids((await replies(top.id, `${before}&feed=false`, h)).body.posts), [hidden.id, removed.id, venueHidden.id], 'feed=false: the thread\'s read')
+    const own = await replies(top.id, before, h)
+    assert.deepEqual(ids(own.body.posts), [hidden.id, removed.id, venueHidden.id], 'the thread\'s read shows the author their hidden replies')
+    assert.ok(own.body.posts.every((p: any) => p.hidden === true))
+    expectError(await replies(top.id, 'feed=yes'), 400, 'validation-failed', "'feed' must be 'true' or 'false'")
+  })
+
   it('§4.1 rule 5 "venue is a moderation overlay (that venue\'s hides and bans)": with venue=, replies hidden on that venue or by its banned wallets are left out for others; the author still reads theirs, hidden: true', async () => {
     const a = await signIn(svc)
     const b = await signIn(svc)
@@ -299,7 +322,7 @@ describe('earlier replies', () => {
     expectError(await replies(top.id, 'limit=abc'), 400, 'validation-failed', "'limit' must be a whole number")
     expectError(await replies(top.id, 'venue=NO'), 400, 'validation-failed', /^'venue' must be a venue id/)
     expectError(await replies(top.id, 'venue=------'), 400, 'validation-failed', /^'venue' must be a venue id \(6 to 64 lowercase letters, digits and hyphens, with at least one letter or digit\)$/)
-    expectError(await replies(top.id, `cursor=${written[0]}`), 400, 'unsupported-param', "unsupported query parameter 'cursor'; accepted: before, limit, venue")
+    expectError(await replies(top.id, `cursor=${written[0]}`), 400, 'unsupported-param', "unsupported query parameter 'cursor'; accepted: before, limit, venue, feed")
     expectError(await replies(top.id, 'subjectType=event'), 400, 'unsupported-param', /'subjectType'/)
     expectError(await replies(top.id, 'limit=2&limit=3'), 400, 'validation-failed', /more than once/)
     // A bad input is refused before the parent is looked up: an unknown parent with a bad limit is 400, not 404.

@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { mount, page, signInOn, spyFetch, startEnv, until, type Env } from './helpers.ts'
+import { setState } from '../helpers/read-fixtures.ts'
 
 let env: Env
 before(async () => {
@@ -51,6 +52,34 @@ describe('earlier replies', () => {
     assert.deepEqual(ids(v.threads[parent.id]), replies, 'every reply, once, in order')
     assert.equal(v.earlier(v.posts[0]), null, 'none left: no control')
     assert.equal(spy.to(`/v1/social/posts/${parent.id}/replies`)[1].url.searchParams.get('before'), replies[10])
+  })
+
+  it('§3.1 "the ranked feed shows visible posts only" and "the post remains visible to its author on the market thread": the earlier replies kept for a parent leave the reader\'s own hidden reply off the feed holding it, and show it on the thread, hidden: true', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const me = await signInOn(vk, env)
+    const mine = await env.h.signedIn({}, me)
+    const m = await env.h.addMarket()
+    const w = await env.h.signedIn()
+    const parent = await w.createPost('event', m.id, 'a busy take')
+    const old = await w.createPost('event', m.id, 'an old reply', parent.id)
+    const hidden = await mine.createPost('event', m.id, 'mine, hidden later', parent.id)
+    const later: string[] = []
+    for (let i = 0; i < 50; i++) later.push((await w.createPost('event', m.id, `later ${i}`, parent.id)).id)
+    await setState(env.svc, hidden.id, 'hidden')
+    const feed = vk.feed('subject', { subjectType: 'event', subjectRef: m.id })
+    t.after(mount(feed))
+    let f = await until(feed, (v) => v.posts.length === 1, 5000, 'the feed')
+    assert.deepEqual(ids(f.threads[parent.id]), later, 'the feed folds the newest 50')
+    await f.earlier(f.posts[0])!.loadMore()
+    f = feed.get()
+    assert.deepEqual(ids(f.threads[parent.id]), [old.id, ...later], 'the feed: the earlier reply, not the reader\'s hidden one')
+    const thread = vk.comments('event', m.id)
+    t.after(mount(thread))
+    const v = await until(thread, (v) => v.posts.length === 1, 5000, 'the thread')
+    assert.deepEqual(ids(v.threads[parent.id]), [old.id, hidden.id, ...later], 'the thread shows the author their hidden reply')
+    assert.equal(v.threads[parent.id][1].hidden, true)
+    assert.deepEqual(ids(feed.get().threads[parent.id]), [old.id, ...later], 'and the feed still does not')
   })
 
   it('a post whose replies all fit on the page offers no earlier replies', async (t) => {

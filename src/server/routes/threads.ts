@@ -35,6 +35,8 @@ const zRepliesQuery = z.object({
   before: zPostId.optional(),
   limit: zLimit.optional(),
   venue: zVenueId.optional(),
+  /** The parent is folded on a ranked feed: its replies as the feed folds them (no own hidden ones). */
+  feed: zBoolParam.optional(),
 })
 
 export function threadRoutes(ctx: ServiceContext) {
@@ -70,6 +72,7 @@ export function threadRoutes(ctx: ServiceContext) {
       before: q.before ?? null,
       limit: q.limit ?? LIMITS.repliesPerParent,
       venue: readOverlay(q.venue, await venueOfRead(ctx, c)),
+      feed: q.feed ?? false,
     })
     return c.json(page satisfies RepliesPage)
   })

@@ -31,6 +31,8 @@ export interface RepliesQuery {
   limit: number
   /** Venue overlay (§4.1 rule 5): that venue's hides and bans; never a filter. */
   venue: string | null
+  /** Read for a ranked feed's folded replies (§3.1 "the ranked feed shows visible posts only"): not the reader's own hidden ones. */
+  feed?: boolean
 }
 
 export async function readReplies(ctx: ServiceContext, caller: Caller | null, parentId: string, q: RepliesQuery): Promise<RepliesPage> {
@@ -38,7 +40,7 @@ export async function readReplies(ctx: ServiceContext, caller: Caller | null, pa
   const reader = caller?.accountId ?? null
   // The parent's private room is open to those who may see it (its owner and operators beside its members).
   const openRoom = parent.room_private && parent.room_id && parent.room_venue_id && (await canSeePrivateRoom(ctx, parent.room_id, parent.room_venue_id, caller)) ? parent.room_id : null
-  const scope = { reader, venue: q.venue, ownHidden: true, openRoom }
+  const scope = { reader, venue: q.venue, ownHidden: !q.feed, openRoom }
   // A parent the reader's thread would not show (hidden on `venue` or by a wallet it banned, or by an account
   // the reader blocked) takes its replies with it, as on the thread.
   const shown = await ctx.db.selectFrom('posts as p').select('p.id').where('p.id', '=', parent.id).where(visibleTo(scope)).executeTakeFirst()
