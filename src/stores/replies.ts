@@ -40,12 +40,13 @@ export function earlierReplies(ctx: Ctx, { $replies, apply }: PostOverlay) {
       const raws: Record<string, Loaded<Post[]>> = {}
       for (const id in pages) {
         // A parent's replies as the page read them, after the earlier ones kept for it (oldest first). The kept
-        // ones are read as the thread reads them, for every list holding the parent; on a ranked feed the
-        // reader's own hidden replies among them are left out, as the feed's pages leave them out (§3.1).
+        // ones are read as the thread reads them, for every list holding the parent, and kept whole (a later
+        // "Show earlier replies" keeps `r.v`); a ranked feed shows them without the reader's own hidden replies,
+        // as its pages leave them out (§3.1).
         const page = pages[id]
         const k = kept[id]
-        const r = (raws[id] = k ? { v: [...k.posts.filter((r) => r.id < (page.v[0]?.id ?? '~') && !(feed && r.hidden)), ...page.v], at: Math.min(k.at, page.at) } : page)
-        threads[id] = apply(r.v, r.at, agreed)
+        const r = (raws[id] = k ? { v: [...k.posts.filter((r) => r.id < (page.v[0]?.id ?? '~')), ...page.v], at: Math.min(k.at, page.at) } : page)
+        threads[id] = apply(feed ? r.v.filter((r) => !r.hidden) : r.v, r.at, agreed)
       }
       /** "Show earlier replies" for `p`, or null when none are left to read (or it has none on the pages). */
       const earlier = (p: Post): EarlierReplies | null => {

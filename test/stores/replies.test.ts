@@ -82,6 +82,39 @@ describe('earlier replies', () => {
     assert.deepEqual(ids(feed.get().threads[parent.id]), [old.id, ...later], 'and the feed still does not')
   })
 
+  it('§3.1 "the post remains visible to its author on the market thread": the earlier replies a feed reads again are kept whole, so the reader\'s own hidden reply among them stays on the thread, while the feed still leaves it out', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const me = await signInOn(vk, env)
+    const mine = await env.h.signedIn({}, me)
+    const m = await env.h.addMarket()
+    const w = await env.h.signedIn()
+    const parent = await w.createPost('event', m.id, 'a busy take')
+    const write = async (n: number, label: string) => {
+      const out: string[] = []
+      for (let i = 0; i < n; i++) out.push((await w.createPost('event', m.id, `${label} ${i}`, parent.id)).id)
+      return out
+    }
+    // first, a, mine (hidden), 48 more, then the 50 a page folds: the first "Show earlier replies" reads a, mine and
+    // the 48; the second reads `first`, before `a`.
+    const [first, a] = await write(2, 'early')
+    const hidden = await mine.createPost('event', m.id, 'mine, hidden later', parent.id)
+    const mid = await write(48, 'mid')
+    const later = await write(50, 'later')
+    await setState(env.svc, hidden.id, 'hidden')
+    const feed = vk.feed('subject', { subjectType: 'event', subjectRef: m.id })
+    t.after(mount(feed))
+    const f = await until(feed, (v) => v.posts.length === 1, 5000, 'the feed')
+    await f.earlier(f.posts[0])!.loadMore()
+    assert.deepEqual(ids(feed.get().threads[parent.id]), [a, ...mid, ...later], 'the feed, after one read: not the hidden reply')
+    await feed.get().earlier(feed.get().posts[0])!.loadMore()
+    assert.deepEqual(ids(feed.get().threads[parent.id]), [first, a, ...mid, ...later], 'the feed, after two reads')
+    const thread = vk.comments('event', m.id)
+    t.after(mount(thread))
+    const v = await until(thread, (v) => v.posts.length === 1, 5000, 'the thread')
+    assert.deepEqual(ids(v.threads[parent.id]), [first, a, hidden.id, ...mid, ...later], 'the thread still shows the author their hidden reply')
+  })
+
   it('a post whose replies all fit on the page offers no earlier replies', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
