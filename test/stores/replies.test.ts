@@ -25,6 +25,17 @@ async function busyPost(n: number) {
   return { m, w, parent, replies }
 }
 
+/** A page signed in as a reader (`mine` writes as them), and a market whose one post, by `w`, will get replies. */
+async function readerAndBusyPost(t: { after(fn: () => void): void }) {
+  const vk = page(env)
+  t.after(() => vk.dispose())
+  const mine = await env.h.signedIn({}, await signInOn(vk, env))
+  const m = await env.h.addMarket()
+  const w = await env.h.signedIn()
+  const parent = await w.createPost('event', m.id, 'a busy take')
+  return { vk, mine, m, w, parent }
+}
+
 describe('earlier replies', () => {
   it('a page folds in the newest 50 replies; "Show earlier replies" reads the ones before them, page by page, oldest first, until none are left', async (t) => {
     const spy = spyFetch()
@@ -55,13 +66,7 @@ describe('earlier replies', () => {
   })
 
   it('§3.1 "the ranked feed shows visible posts only" and "the post remains visible to its author on the market thread": the earlier replies kept for a parent leave the reader\'s own hidden reply off the feed holding it, and show it on the thread, hidden: true', async (t) => {
-    const vk = page(env)
-    t.after(() => vk.dispose())
-    const me = await signInOn(vk, env)
-    const mine = await env.h.signedIn({}, me)
-    const m = await env.h.addMarket()
-    const w = await env.h.signedIn()
-    const parent = await w.createPost('event', m.id, 'a busy take')
+    const { vk, mine, m, w, parent } = await readerAndBusyPost(t)
     const old = await w.createPost('event', m.id, 'an old reply', parent.id)
     const hidden = await mine.createPost('event', m.id, 'mine, hidden later', parent.id)
     const later: string[] = []
@@ -83,13 +88,7 @@ describe('earlier replies', () => {
   })
 
   it('§3.1 "the post remains visible to its author on the market thread": the earlier replies a feed reads again are kept whole, so the reader\'s own hidden reply among them stays on the thread, while the feed still leaves it out', async (t) => {
-    const vk = page(env)
-    t.after(() => vk.dispose())
-    const me = await signInOn(vk, env)
-    const mine = await env.h.signedIn({}, me)
-    const m = await env.h.addMarket()
-    const w = await env.h.signedIn()
-    const parent = await w.createPost('event', m.id, 'a busy take')
+    const { vk, mine, m, w, parent } = await readerAndBusyPost(t)
     const write = async (n: number, label: string) => {
       const out: string[] = []
       for (let i = 0; i < n; i++) out.push((await w.createPost('event', m.id, `${label} ${i}`, parent.id)).id)
