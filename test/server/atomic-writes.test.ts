@@ -411,6 +411,17 @@ describe('atomic writes: a database failure between the statements of a write le
     await assertNothingHalfWritten()
   })
 
+  it('"nothing is lost or half-written": one signed message sent twice at once signs in once (the nonce is consumed in the session\'s transaction, and a replay loses)', async () => {
+    const s = await signedNonce()
+    const verify = () => call(svc, 'POST', PATHS.authVerify, { body: { message: s.message, signature: s.signature } })
+    const answers = await Promise.all([verify(), verify(), verify()])
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400], JSON.stringify(answers.map((a) => a.body)))
+    for (const a of answers.filter((x) => x.status === 400)) assert.equal(a.body.error.code, 'invalid-nonce')
+    const account = await accountOf(s.account.address.toLowerCase())
+    assert.equal((await db().selectFrom('sessions').select('token_hash').where('account_id', '=', account!).execute()).length, 1)
+    await assertNothingHalfWritten()
+  })
+
   it('"nothing is lost or half-written": a wallet link that absorbs an unused account and fails at its last statement moves nothing, and the same signed message then links it', async () => {
     const v = await claimVenue(svc)
     const room = await createRoom(svc, v, { visibility: 'private' })

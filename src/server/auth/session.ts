@@ -4,13 +4,14 @@
  * verifies the signature with viem. A bearer token is issued; only its hash is stored.
  */
 import type { Context } from 'hono'
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { verifyMessage, getAddress } from 'viem'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import { LIMITS } from '../../contract/limits.ts'
 import type { NonceResult, SessionInfo } from '../../contract/types.ts'
 import { randomHex } from '../../core/ids.ts'
 import type { ServiceContext } from '../context.ts'
+import type { Database } from '../db/schema.ts'
 import { executeCached } from '../db/plan-cache.ts'
 import { ApiError, unauthenticated } from '../http/errors.ts'
 import { newSessionToken, sha256 } from './tokens.ts'
@@ -46,8 +47,17 @@ export async function issueNonce(ctx: ServiceContext, address: string, statement
   return { nonce, message, expiresAt: expiresAt.toISOString() }
 }
 
-/** Checks a signed message against the nonce it carries; consumes the nonce. Returns the signer (lowercased). */
-export async function verifySignedMessage(ctx: ServiceContext, message: string, signature: string): Promise<string> {
+/** A signed sign-in message that checks out: its signer (lowercased) and its nonce, not consumed yet (`consumeNonce`). */
+export interface SignedMessage {
+  wallet: string
+  nonce: string
+}
+
+/**
+ * Checks a signed message against the nonce it carries, without consuming it: the write it signs in for consumes it
+ * in its own transaction (`consumeNonce`), so a write that fails leaves the signed message usable for a retry.
+ */
+export async function checkSignedMessage(ctx: ServiceContext, message: string, signature: string): Promise<SignedMessage> {
   let parsed: ReturnType<typeof parseSiweMessage>
   try {
     parsed = parseSiweMessage(message)
@@ -57,20 +67,22 @@ export async function verifySignedMessage(ctx: ServiceContext, message: string, 
   if (!parsed.nonce || !parsed.address) throw new ApiError(400, 'invalid-nonce', 'message is not a sign-in message this service issued')
   const row = await ctx.db.selectFrom('auth_nonces').selectAll().where('nonce', '=', parsed.nonce).executeTakeFirst()
   if (!row || row.message !== message) throw new ApiError(400, 'invalid-nonce', 'message is not a sign-in message this service issued')
-  if (row.used_at) throw new ApiError(400, 'invalid-nonce', 'this sign-in message was already used; ask for a new nonce')
+  if (row.used_at) throw new ApiError(400, 'invalid-nonce', USED)
   if (new Date(row.expires_at).getTime() < ctx.now().getTime()) throw new ApiError(400, 'invalid-nonce', 'this sign-in message has expired; ask for a new nonce')
   const ok = await verifyMessage({ address: parsed.address, message, signature: signature as `0x${string}` }).catch(() => false)
   if (!ok) throw new ApiError(401, 'invalid-signature', 'the signature does not match the wallet in the message')
-  // Consume atomically: a replay racing this one finds used_at set.
-  const used = await ctx.db
-    .updateTable('auth_nonces')
-    .set({ used_at: ctx.now() })
-    .where('nonce', '=', parsed.nonce)
-    .where('used_at', 'is', null)
-    .returning('nonce')
-    .executeTakeFirst()
-  if (!used) throw new ApiError(400, 'invalid-nonce', 'this sign-in message was already used; ask for a new nonce')
-  return row.address
+  return { wallet: row.address, nonce: parsed.nonce }
+}
+
+const USED = 'this sign-in message was already used; ask for a new nonce'
+
+/**
+ * Consumes a checked nonce, in the transaction of the write it signs in for (the session, the link): a replay
+ * racing it finds `used_at` set (or waits for the row, then finds it), and a write that rolls back leaves it unused.
+ */
+export async function consumeNonce(ctx: ServiceContext, tx: Transaction<Database>, nonce: string): Promise<void> {
+  const used = await tx.updateTable('auth_nonces').set({ used_at: ctx.now() }).where('nonce', '=', nonce).where('used_at', 'is', null).returning('nonce').executeTakeFirst()
+  if (!used) throw new ApiError(400, 'invalid-nonce', USED)
 }
 
 /** The account that owns a wallet, created on first sign-in. */
@@ -83,10 +95,12 @@ export async function walletsOf(ctx: ServiceContext, accountId: string): Promise
   return rows.map((r) => r.address)
 }
 
-export async function createSession(ctx: ServiceContext, wallet: string, venueId: string | null): Promise<SessionInfo> {
+/** `nonce`: the signed message's (`checkSignedMessage`), consumed in the session's transaction. */
+export async function createSession(ctx: ServiceContext, wallet: string, venueId: string | null, nonce?: string): Promise<SessionInfo> {
   const token = newSessionToken()
   const expiresAt = new Date(ctx.now().getTime() + LIMITS.sessionTtlMs)
   const accountId = await withWalletAccount(ctx.db, wallet, ctx.now(), async (tx, accountId) => {
+    if (nonce) await consumeNonce(ctx, tx, nonce)
     await tx
       .insertInto('sessions')
       .values({ token_hash: sha256(token), account_id: accountId, wallet, venue_id: venueId, created_at: ctx.now(), expires_at: expiresAt })

@@ -6,7 +6,7 @@ import type { MeResult } from '../../contract/types.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError } from '../http/errors.ts'
 import { parseBody, zText, zVenueId, zWallet } from '../http/validate.ts'
-import { createSession, issueNonce, requireCaller, verifySignedMessage } from '../auth/session.ts'
+import { checkSignedMessage, consumeNonce, createSession, issueNonce, requireCaller } from '../auth/session.ts'
 import { profilesFor } from '../services/profiles.ts'
 import { linkWallet } from '../services/accounts.ts'
 import { venueKeyOf } from '../services/venue-of-request.ts'
@@ -40,15 +40,17 @@ export function authRoutes(ctx: ServiceContext) {
     const keyed = await venueKeyOf(ctx, c)
     if (keyed && body.venueId && body.venueId !== keyed.venueId)
       throw new ApiError(400, 'validation-failed', `'venueId' must be the venue key's own venue ('${keyed.venueId}'), or left out`, { param: 'venueId' })
-    const wallet = await verifySignedMessage(ctx, body.message, body.signature)
-    return c.json(await createSession(ctx, wallet, keyed?.venueId ?? body.venueId ?? null))
+    // The nonce is consumed with the session (one transaction): a sign-in that fails leaves the signed message usable.
+    const signed = await checkSignedMessage(ctx, body.message, body.signature)
+    return c.json(await createSession(ctx, signed.wallet, keyed?.venueId ?? body.venueId ?? null, signed.nonce))
   })
 
   app.post(PATHS.authLink, async (c) => {
     const caller = await requireCaller(ctx, c)
     const body = await parseBody(c, linkBody)
-    const wallet = await verifySignedMessage(ctx, body.message, body.signature)
-    if (!(await linkWallet(ctx.db, wallet, caller.accountId, ctx.now()))) {
+    // The nonce is consumed in the link's transaction: a link that fails leaves the signed message usable.
+    const { wallet, nonce } = await checkSignedMessage(ctx, body.message, body.signature)
+    if (!(await linkWallet(ctx.db, wallet, caller.accountId, ctx.now(), (tx) => consumeNonce(ctx, tx, nonce)))) {
       throw new ApiError(409, 'wallet-linked', 'this wallet already belongs to another account')
     }
     const wallets = await ctx.db.selectFrom('wallets').select('address').where('account_id', '=', caller.accountId).orderBy('linked_at').execute()

@@ -49,9 +49,11 @@ export function withWalletAccount<T>(db: Kysely<Database>, wallet: string, now: 
  * that wallet, so what others did to it (blocks, memberships, bans, venues owned, audit entries) moves onto
  * `into` and the unused account goes (§2.1 "posts belong to the account": anyone could otherwise stop a
  * wallet from ever joining its owner's account). An account that was used stays its own: false (409).
+ * `first` runs first in the link's transaction (the route consumes the signed message's nonce there).
  */
-export async function linkWallet(db: Kysely<Database>, wallet: string, into: string, now: Date): Promise<boolean> {
+export async function linkWallet(db: Kysely<Database>, wallet: string, into: string, now: Date, first?: (tx: Transaction<Database>) => Promise<void>): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
+    await first?.(tx)
     const owner = await tx.selectFrom('wallets').select('account_id').where('address', '=', wallet).forUpdate().executeTakeFirst()
     if (!owner) {
       await tx.insertInto('wallets').values({ address: wallet, account_id: into, linked_at: now }).execute()
