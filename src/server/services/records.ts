@@ -1,7 +1,9 @@
 /**
  * Settled records (§2.12): per account and node, right and wrong takes (a void is never wrong), the
  * odds beaten over right takes, and a score for ranking. One take counts per account and market: the
- * first one written. Deleting a take does not take it off the record: a stance is frozen proof.
+ * first one written. Deleting a take does not take it off the record: a stance is frozen proof. A take inside a
+ * private room never counts: records are read by everyone (records, boards, the record order and chips, signals),
+ * so counting it would tell outsiders about the room's discussion (§2.6 "exclude private-room discussion", §7).
  * Rows with facet ('*','*') are the global record. CLOB markets have no results, so they never settle.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
@@ -41,6 +43,7 @@ async function tallies(db: Kysely<Database>, accountIds: string[], facet: { type
     .distinctOn(['p.account_id', 'p.market_id'])
     .where('p.account_id', 'in', accountIds)
     .where('p.stance_side', 'is not', null)
+    .where('p.room_private', '=', false)
     .where('m.result', 'is not', null)
     .where('m.clob', '=', false)
     .orderBy('p.account_id')
@@ -107,6 +110,7 @@ export async function recomputeRecordsForMarket(ctx: ServiceContext, marketId: s
     .distinct()
     .where('market_id', '=', marketId)
     .where('stance_side', 'is not', null)
+    .where('room_private', '=', false)
     .execute()
   const ids = accounts.map((a) => a.account_id)
   if (!ids.length) return
