@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
-import { RECORD_LOCK_KEY } from '../../src/server/db/migrations.ts'
+import { RECORD_LOCK_KEY } from '../../src/server/db/record-lock.ts'
 import { addMarket, call, expectError, newMarketId, newWallet, ON_POSTGRES, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
 
 let svc: TestService

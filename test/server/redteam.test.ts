@@ -10,6 +10,7 @@ import assert from 'node:assert/strict'
 import { randomHex } from '../../src/core/ids.ts'
 import { PATHS, roomThreadTopic, threadTopic } from '../../src/contract/paths.ts'
 import { sha256 } from '../../src/server/auth/tokens.ts'
+import { MIGRATIONS } from '../../src/server/db/migrations.ts'
 import { addMarket, call, expectError, newWallet, signIn, startTestService, type CallResult, type TestService, type TestUser } from '../helpers/service.ts'
 import { StreamClient } from '../helpers/stream.ts'
 import { claimVenue, createRoom, post, type Venue } from '../helpers/venues.ts'
@@ -104,6 +105,41 @@ describe('red team: private-room content through every read', () => {
       const row = feed.posts.find((p: { id: string }) => p.id === open.body.post.id)
       assert.deepEqual({ right: row?.record?.right, rank: row?.record?.rank }, { right: 0, rank: null }, `${name}: the public post's record chip shows the private take`)
     }
+  })
+
+  it('§2.6 "exclude private-room discussion", for records settled before the rule: migration 012 writes again the records of the accounts holding a private-room take on a settled market (globally and at its node), and leaves the others as they are', async () => {
+    const { node, priv, author, v } = await privateWorld()
+    const m = await addMarket(svc, { nodes: [{ type: 'category', ref: node }] })
+    await svc.chain.setPosition(author.wallet, m.id, 0, 5n)
+    assert.equal((await post(svc, author, { subjectType: 'event', subjectRef: m.id, body: 'members only: yes', room: priv })).status, 201)
+    const other = await signIn(svc, undefined, v.venueId)
+    const m2 = await addMarket(svc, { nodes: [{ type: 'category', ref: newNode() }] })
+    await svc.chain.setPosition(other.wallet, m2.id, 0, 5n)
+    assert.equal((await post(svc, other, { subjectType: 'event', subjectRef: m2.id, body: 'public: yes' })).status, 201)
+    await svc.chain.resolve(m.id, 0)
+    await svc.chain.resolve(m2.id, 0)
+    // The records as the service wrote them before the rule: the private take counted, at the node and globally.
+    const db = svc.ctx.db
+    const account = async (wallet: string) => (await db.selectFrom('wallets').select('account_id').where('address', '=', wallet).executeTakeFirstOrThrow()).account_id
+    const [authorId, otherId] = [await account(author.wallet), await account(other.wallet)]
+    for (const [type, ref] of [['*', '*'], ['category', node]]) {
+      await db
+        .insertInto('records')
+        .values({ account_id: authorId, facet_type: type, facet_ref: ref, right_count: 1, wrong_count: 0, void_count: 0, odds_sum: 5000, score: 0.2, updated_at: new Date() })
+        .onConflict((oc) => oc.columns(['facet_type', 'facet_ref', 'account_id']).doUpdateSet({ right_count: 1, score: 0.2, odds_sum: 5000 }))
+        .execute()
+    }
+    // An account with no private take whose stored record the recompute would change: it must stay as stored.
+    await db.updateTable('records').set({ right_count: 7 }).where('account_id', '=', otherId).where('facet_type', '=', '*').execute()
+    assert.equal(ok(await call(svc, 'GET', `/v1/records?wallets=${author.wallet}&facet=category:${node}`), 'before').records[author.wallet].right, 1)
+
+    await MIGRATIONS['012_records_public_takes'].up(db)
+
+    const atNode = ok(await call(svc, 'GET', `/v1/records?wallets=${author.wallet}&facet=category:${node}`), 'at the node').records[author.wallet]
+    assert.deepEqual({ right: atNode.right, rank: atNode.rank }, { right: 0, rank: null })
+    const global = ok(await call(svc, 'GET', `/v1/records?wallets=${author.wallet},${other.wallet}`), 'global').records
+    assert.deepEqual({ right: global[author.wallet].right, rank: global[author.wallet].rank }, { right: 0, rank: null })
+    assert.equal(global[other.wallet].right, 7, 'an account with no private take is not written')
   })
 
   it('§2.6 "exclude private-room discussion" on a profile: no outsider (signed out, a stranger, a member who left or was removed, a member of another private room, another venue\'s owner with its key) reads a member\'s private take, comment or reply on any tab (takes, takes=false, includeReplies, with the room\'s venue named or its key); a member does', async () => {

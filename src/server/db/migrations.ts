@@ -3,6 +3,8 @@
  * Append new migrations; never edit an applied one.
  */
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { recomputeRecordsWithPrivateTakes } from '../services/records.ts'
+import { RECORD_LOCK_KEY } from './record-lock.ts'
 
 const m001 = `
 create table accounts (
@@ -413,8 +415,6 @@ const m007 = [
  * comes second waits for the first to commit, and its next statement sees the first's row: the post reads
  * the new record, or the writer's update finds the new post. A reply ranks only under its post: 0, no lock.
  */
-export const RECORD_LOCK_KEY = (account: string, facetType: string, facetRef: string) =>
-  `hashtextextended('vk-record ' || ${account} || ' ' || ${facetType} || ' ' || ${facetRef}, 0)`
 
 const m008 = [
   `create or replace function vk_post_nodes_record_score() returns trigger language plpgsql as $fn$
@@ -598,6 +598,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '009_report_venue_settled': run(m009),
   '010_replies_follow_parent': runEach(m010),
   '011_report_platform_settled': runEach(m011),
+  '012_records_public_takes': { up: (db) => recomputeRecordsWithPrivateTakes(db, new Date()) },
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -8,7 +8,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database } from '../db/schema.ts'
-import { RECORD_LOCK_KEY } from '../db/migrations.ts'
+import { RECORD_LOCK_KEY } from '../db/record-lock.ts'
 import type { NodeRef, SettledRecord } from '../../contract/types.ts'
 import { recordScore } from '../../core/ranking.ts'
 import type { ServiceContext } from '../context.ts'
@@ -64,7 +64,7 @@ async function tallies(db: Kysely<Database>, accountIds: string[], facet: { type
   return out
 }
 
-async function writeTallies(ctx: ServiceContext, db: Kysely<Database>, facet: { type: string; ref: string }, t: Map<string, Tally>) {
+async function writeTallies(db: Kysely<Database>, now: Date, facet: { type: string; ref: string }, t: Map<string, Tally>) {
   for (const [accountId, v] of t) {
     const row = {
       account_id: accountId,
@@ -75,7 +75,7 @@ async function writeTallies(ctx: ServiceContext, db: Kysely<Database>, facet: { 
       void_count: v.void,
       odds_sum: v.odds,
       score: recordScore(v.right, v.wrong),
-      updated_at: ctx.now(),
+      updated_at: now,
     }
     await db
       .insertInto('records')
@@ -119,7 +119,37 @@ export async function recomputeRecordsForMarket(ctx: ServiceContext, marketId: s
   const keys = sql.join(facets.map((f) => sql`(${f.type}, ${f.ref})`))
   await sql`select count(pg_advisory_xact_lock(k)) from (select distinct ${sql.raw(RECORD_LOCK_KEY('a.id', 'f.t', 'f.r'))} as k
     from unnest(${ids}::text[]) as a(id), (values ${keys}) as f(t, r) order by k) x`.execute(db)
-  for (const f of facets) await writeTallies(ctx, db, f, await tallies(db, ids, f))
+  for (const f of facets) await writeTallies(db, ctx.now(), f, await tallies(db, ids, f))
+}
+
+/**
+ * Migration 012: a take inside a private room no longer counts (session 35; it counted before). The records of
+ * every account holding such a take on a settled market are written again, globally and at each such market's
+ * facet, so what was settled before the rule stops telling outsiders about the room (the service is not serving
+ * yet: no lock is needed).
+ */
+export async function recomputeRecordsWithPrivateTakes(db: Kysely<Database>, now: Date): Promise<void> {
+  const rows = await db
+    .selectFrom('posts as p')
+    .innerJoin('markets as m', 'm.id', 'p.market_id')
+    .select(['p.account_id', 'm.facet_type', 'm.facet_ref'])
+    .distinct()
+    .where('p.room_private', '=', true)
+    .where('p.stance_side', 'is not', null)
+    .where('m.result', 'is not', null)
+    .where('m.clob', '=', false)
+    .execute()
+  const byFacet = new Map<string, { facet: { type: string; ref: string }; ids: Set<string> }>()
+  const add = (facet: { type: string; ref: string }, id: string) => {
+    const key = `${facet.type} ${facet.ref}`
+    const at = byFacet.get(key) ?? byFacet.set(key, { facet, ids: new Set() }).get(key)!
+    at.ids.add(id)
+  }
+  for (const r of rows) {
+    add(GLOBAL_FACET, r.account_id)
+    if (r.facet_type && r.facet_ref) add({ type: r.facet_type, ref: r.facet_ref }, r.account_id)
+  }
+  for (const { facet, ids } of byFacet.values()) await writeTallies(db, now, facet, await tallies(db, [...ids], facet))
 }
 
 /** Records of many accounts at one facet (null = global), with rank and population. */
