@@ -110,10 +110,10 @@ export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader,
     return ctx.keep(key, () => {
       const load = (cursor?: string) => ctx.client.posts(subjectType, ref, { ...o, cursor })
       const $s = atom<State>(blank())
-      // The first page is read again as far as the loaded rows go (at least a page, at most LIMITS.pageMax): the rows
-      // Load more added and those live re-reads pushed below page 1. A live change or a refresh then shows an edit, a
-      // delete or a removal among them too (§6.1).
-      const first = ctx.query(key, () => ctx.client.posts(subjectType, ref, { ...o, limit: Math.min(LIMITS.pageMax, Math.max(o.limit || LIMITS.pageDefault, $s.get().byId.size)) }))
+      // The first page is read again as far as the loaded rows go (up to LIMITS.pageMax): the rows Load more added and
+      // those live re-reads pushed below page 1. A live change or a refresh then shows an edit, a delete or a removal
+      // among them too (§6.1). Never less than the page asked for, which the service checks (a bad one is its 400).
+      const first = ctx.query(key, () => ctx.client.posts(subjectType, ref, { ...o, limit: Math.max(o.limit ?? LIMITS.pageDefault, Math.min(LIMITS.pageMax, $s.get().byId.size)) }))
 
       const loadMore = async () => {
         const s = $s.get()

@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { REPLAY_MS } from '../../src/server/realtime/hub.ts'
 import type { Venuekit } from '../../src/stores/index.ts'
+import { LIMITS } from '../../src/contract/limits.ts'
+import { HttpError } from '../../src/sdk/index.ts'
 import { expectPagedFailures, mount, page, signInOn, spyFetch, startEnv, until, WS, type Env } from './helpers.ts'
 
 let env: Env
@@ -443,6 +445,27 @@ describe('comments (§2.7)', () => {
     v.refresh()
     v = await until(s, (v) => !v.error && !v.loading && !v.refreshing, 5000, 'page 1 read again')
     assert.equal(v.posts.length, 3)
+    off()
+  })
+
+  it('"Every public function answers bad input with a clear error": a thread asked for a page the service does not serve (limit 101, 0) is its 400 validation-failed, not a page quietly read at another size; limit 3 reads 3', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const w = await env.h.signedIn()
+    for (const n of [1, 2, 3, 4]) await w.createPost('event', m.id, `post ${n}`)
+    for (const limit of [LIMITS.pageMax + 1, 0]) {
+      const s = vk.comments('event', m.id, { limit })
+      const off = mount(s)
+      const v = await until(s, (v) => !!v.error || v.posts.length > 0)
+      assert.ok(v.error instanceof HttpError, `limit ${limit}: ${String(v.error)} (${v.posts.length} posts)`)
+      assert.deepEqual([v.error.status, v.error.code], [400, 'validation-failed'])
+      off()
+    }
+    const s = vk.comments('event', m.id, { limit: 3 })
+    const off = mount(s)
+    const v = await until(s, (v) => v.posts.length > 0)
+    assert.deepEqual([v.posts.length, v.hasMore], [3, true])
     off()
   })
 
