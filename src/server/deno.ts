@@ -16,6 +16,7 @@
 import { listeningParts, type ListenOptions, type RunningService, runningService } from './service.ts'
 import type { Hub } from './realtime/hub.ts'
 import { PATHS } from '../contract/paths.ts'
+import { socketsPerAddress } from './realtime/sockets-per-address.ts'
 import { flagsOrExit, SERVE_USAGE, serveUntilStopped } from './serve-cli.ts'
 
 export type DenoServiceOptions = ListenOptions
@@ -25,24 +26,34 @@ export type DenoService = RunningService
 export async function startDenoService(opts: DenoServiceOptions = {}): Promise<DenoService> {
   // Deno pings and closes an unanswering socket itself (`idleTimeout`, seconds; 0 is off).
   const { svc, app, hub, pingSeconds: idleTimeout } = await listeningParts(opts)
+  const perAddress = socketsPerAddress(svc.ctx)
   const host = opts.host ?? '127.0.0.1'
 
   const handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response | Promise<Response> => {
     const { pathname } = new URL(req.url)
     // The peer's address reaches the app as `env.remoteAddr` (per-address rate limits, §issue 9).
     if (pathname !== PATHS.stream || req.headers.get('upgrade')?.toLowerCase() !== 'websocket') return app.fetch(req, { remoteAddr: info.remoteAddr })
+    // Stream sockets per client address are bounded (realtime/sockets-per-address.ts).
+    const { refusal, release } = perAddress.admit(info.remoteAddr.hostname, req.headers.get('x-forwarded-for') ?? undefined)
+    if (refusal) return new Response(refusal.body, { status: refusal.status, headers: { 'content-type': 'application/json' } })
     const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout })
     socket.binaryType = 'arraybuffer'
     let h: ReturnType<Hub['attach']> | null = null
     socket.onopen = () => {
-      h = hub.attach({ send: (t) => socket.send(t), close: (code, reason) => socket.close(code, reason) })
+      h = hub.attach({ send: (t) => socket.send(t), close: (code, reason) => socket.close(code, reason), unread: () => socket.bufferedAmount })
     }
     socket.onmessage = (e: MessageEvent) => {
       // The hub refuses an oversized message before parsing it; a binary frame is read as text.
       h?.onMessage(typeof e.data === 'string' ? e.data : new TextDecoder().decode(e.data as ArrayBuffer))
     }
-    socket.onclose = () => h?.onClose()
-    socket.onerror = () => h?.onClose()
+    socket.onclose = () => {
+      release()
+      h?.onClose()
+    }
+    socket.onerror = () => {
+      release()
+      h?.onClose()
+    }
     return response
   }
 

@@ -6,6 +6,7 @@ import { WebSocketServer } from 'ws'
 import { listeningParts, type ListenOptions, type RunningService, runningService } from './service.ts'
 import { MAX_MESSAGE_CHARS } from './realtime/hub.ts'
 import { watchSockets } from './realtime/keepalive.ts'
+import { socketsPerAddress } from './realtime/sockets-per-address.ts'
 import { PATHS } from '../contract/paths.ts'
 
 export type ReferenceServiceOptions = ListenOptions
@@ -37,13 +38,15 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
         ? { code: 'payload-too-large', message: 'the request line and headers are larger than this service accepts (16 KB)' }
         : { code: 'bad-request', message: 'the request is not valid HTTP' },
     })
+    // Any origin may read it (the service's CORS answers carry no credentials): the request's Origin is unread.
     socket.end(
-      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
   })
   // Frames up to 4x the message limit reach the hub, which answers oversized ones with an error message.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 })
   const keepalive = watchSockets(pingSeconds)
+  const perAddress = socketsPerAddress(svc.ctx)
   server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '').split('?')[0]
     if (path !== PATHS.stream) {
@@ -51,8 +54,17 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
       socket.destroy()
       return
     }
+    const fwd = req.headers['x-forwarded-for']
+    const { refusal, release } = perAddress.admit(req.socket.remoteAddress, Array.isArray(fwd) ? fwd.join(',') : fwd)
+    if (refusal) {
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(refusal.body)}\r\nConnection: close\r\n\r\n${refusal.body}`,
+      )
+      return
+    }
+    socket.once('close', release)
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const h = hub.attach({ send: (t) => ws.send(t), close: (code, reason) => ws.close(code, reason) })
+      const h = hub.attach({ send: (t) => ws.send(t), close: (code, reason) => ws.close(code, reason), unread: () => ws.bufferedAmount })
       ws.on('message', (data) => h.onMessage(String(data)))
       ws.on('close', h.onClose)
       ws.on('error', h.onClose)

@@ -28,7 +28,7 @@ const HIGH = 100_000
 function limits(over: Partial<RateLimits>): void {
   const t = Date.now() + clockOffset
   clockOffset += Math.ceil((t + 1) / 60_000) * 60_000 - t
-  svc.ctx.config.rateLimits = { perAccount: HIGH, perKey: HIGH, perIp: HIGH, signInPerIp: HIGH, windowSeconds: 60, trustProxy: true, ...over }
+  svc.ctx.config.rateLimits = { perAccount: HIGH, perKey: HIGH, perIp: HIGH, signInPerIp: HIGH, streamSocketsPerIp: HIGH, windowSeconds: 60, trustProxy: true, ...over }
 }
 const newIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`
 

@@ -53,16 +53,20 @@ export function addressBucket(raw: string): string | null {
     .join(':')}::/64`
 }
 
+/**
+ * The client address of a peer and its `X-Forwarded-For`: the proxy's entry (the last) when the proxy is
+ * trusted and that entry is an address, else the peer's. An entry that is no address (a client's own text
+ * through a proxy that does not append, `host:port`) falls back to the peer, so it never escapes the limit.
+ */
+export function addressOf(peer: string | undefined, forwardedFor: string | undefined, trustProxy: boolean): string | null {
+  const last = trustProxy ? forwardedFor?.split(',').pop()?.trim() : undefined
+  return (last && addressBucket(last)) || (peer ? addressBucket(peer) : null)
+}
+
 /** The client address: the socket's peer (Node: `env.incoming`; Deno: `env.remoteAddr`), or the proxy's entry. */
 export function clientAddress(c: Context, trustProxy: boolean): string | null {
-  if (trustProxy) {
-    const fwd = c.req.header('x-forwarded-for')
-    const last = fwd?.split(',').pop()?.trim()
-    if (last) return addressBucket(last)
-  }
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } }; remoteAddr?: { hostname?: string } } | undefined
-  const peer = env?.incoming?.socket?.remoteAddress ?? env?.remoteAddr?.hostname
-  return peer ? addressBucket(peer) : null
+  return addressOf(env?.incoming?.socket?.remoteAddress ?? env?.remoteAddr?.hostname, c.req.header('x-forwarded-for'), trustProxy)
 }
 
 export function rateLimit(ctx: ServiceContext): MiddlewareHandler {

@@ -23,6 +23,8 @@ import { wholeOption } from './option-bounds.ts'
 export interface HubSocket {
   send(text: string): void
   close(code?: number, reason?: string): void
+  /** Bytes sent and not yet taken by the network (the runtime's `bufferedAmount`), when the runtime tells. */
+  unread?(): number
 }
 
 const TOPIC_RE = new RegExp(`^(room:${ROOM_ID_PATTERN}:)?thread:(${SUBJECT_TYPES.join('|')}):[a-z0-9._:-]{1,128}$`)
@@ -42,6 +44,11 @@ export const REPLAY_MS = 10_000
 
 /** `streamReplayMs`: `undefined` is REPLAY_MS; 0 turns the replay off; otherwise whole milliseconds up to 60,000. */
 export const resolveStreamReplayMs = (v: number | undefined): number => wholeOption('streamReplayMs', v, REPLAY_MS, 60_000, ' of milliseconds')
+/**
+ * A socket whose unsent answers pass this many bytes is closed with 1008: a client that sends and never reads
+ * (or cannot keep up) would otherwise have every answer and change buffered in the service without end.
+ */
+export const MAX_UNREAD_BYTES = 1024 * 1024
 /** A client message longer than this is answered with an error (the socket stays open). */
 export const MAX_MESSAGE_CHARS = 4096
 
@@ -253,6 +260,10 @@ export class Hub {
 
   private sendText(s: HubSocket, text: string) {
     try {
+      if ((s.unread?.() ?? 0) > MAX_UNREAD_BYTES) {
+        this.detach(s)
+        return s.close(1008, 'too many unread messages: this client does not read its socket')
+      }
       s.send(text)
     } catch {
       this.detach(s)

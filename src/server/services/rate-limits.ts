@@ -21,6 +21,8 @@ export interface RateLimits {
   perIp: number
   /** Sign-in requests (`/v1/auth/nonce` and `/v1/auth/verify`) per client address per window. */
   signInPerIp: number
+  /** Stream sockets open at once per client address (realtime/sockets-per-address.ts); not a window count. */
+  streamSocketsPerIp: number
   /** Window length in seconds. */
   windowSeconds: number
   /**
@@ -36,6 +38,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   perKey: 6000,
   perIp: 600,
   signInPerIp: 60,
+  streamSocketsPerIp: 200,
   windowSeconds: 60,
   trustProxy: false,
 }
@@ -44,7 +47,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 export function resolveRateLimits(opt: Partial<RateLimits> | false | undefined): RateLimits | null {
   if (opt === false) return null
   const r = { ...DEFAULT_RATE_LIMITS, ...(opt ?? {}) }
-  for (const k of ['perAccount', 'perKey', 'perIp', 'signInPerIp', 'windowSeconds'] as const) {
+  for (const k of ['perAccount', 'perKey', 'perIp', 'signInPerIp', 'streamSocketsPerIp', 'windowSeconds'] as const) {
     if (!Number.isInteger(r[k]) || r[k] < 1) throw new Error(`rateLimits.${k} must be a whole number of at least 1 (got ${r[k]})`)
   }
   return r
