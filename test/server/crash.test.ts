@@ -17,10 +17,11 @@ import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
 import { PATHS } from '../../src/contract/paths.ts'
 import { randomHex } from '../../src/core/ids.ts'
-import { openStore, type Store } from '../../src/server/db/open.ts'
+import { openStore } from '../../src/server/db/open.ts'
 import { missingPosts, type AckedPost } from '../../bench/readback.ts'
 import { newMarketId, newWallet, ON_POSTGRES, signIn, type TestUser } from '../helpers/service.ts'
 import { freshPgDatabase } from '../../scripts/lib/pg-database.ts'
+import { halfWritten } from '../helpers/invariants.ts'
 
 const CHILD = fileURLToPath(new URL('../helpers/service-child.ts', import.meta.url))
 const WRITERS = 8
@@ -121,31 +122,6 @@ async function writeUntilKilled(url: string, writers: Writer[], markets: string[
 
 const freshDatabase = () => freshPgDatabase(process.env.VK_TEST_DATABASE_URL!, 'vk_crash')
 
-/** Rows that break an invariant a half-written write would leave behind. */
-async function halfWritten(store: Store): Promise<Record<string, string[]>> {
-  const q = async (s: ReturnType<typeof sql<{ id: string }>>) => (await s.execute(store.db)).rows.map((r) => r.id)
-  return {
-    'a top-level post without its node-index rows': await q(sql`select p.id from posts p join markets m on m.id = p.market_id
-      where p.parent_id is null and p.deleted_at is null
-        and (select count(*) from post_nodes n where n.post_id = p.id) <> jsonb_array_length(m.nodes)`),
-    "a parent whose reply count is not its replies' rows": await q(sql`select p.id from posts p
-      where p.replies <> (select count(*) from posts r where r.parent_id = p.id and r.deleted_at is null and r.state = 'visible')`),
-    "a post whose agree count is not its agrees' rows": await q(sql`select p.id from posts p
-      where p.agrees <> (select count(*) from reactions r where r.post_id = p.id and r.kind = 'agree')`),
-    'a node-index row whose score is not its post score': await q(sql`select n.post_id as id from post_nodes n join posts p on p.id = n.post_id where n.score <> p.score`),
-    'a reply without its parent': await q(sql`select r.id from posts r left join posts p on p.id = r.parent_id where r.parent_id is not null and p.id is null`),
-    'a take without its full stance': await q(sql`select id from posts where (stance_side is null) <> (stance_size is null)`),
-    'a take counter that is not a recount of its posts': await q(sql`select coalesce(c.market_id, r.market_id) || ':' || coalesce(c.side, r.side) as id
-      from market_take_counts c full join (
-        select market_id, coalesce(stance_side, -1) as side, count(*)::int as n from posts
-        where market_id is not null and deleted_at is null and state = 'visible' and not room_private
-          and (parent_id is null or exists (select 1 from posts pp where pp.id = posts.parent_id and pp.deleted_at is null and pp.state = 'visible'))
-        group by 1, 2
-      ) r on r.market_id = c.market_id and r.side = c.side
-      where coalesce(c.n, 0) <> coalesce(r.n, 0)`),
-  }
-}
-
 describe('crash: SIGKILL under write load, then restart', () => {
   let dataDir: string | null = null
   let db: { url: string; drop(): Promise<void> } | null = null
@@ -204,7 +180,7 @@ describe('crash: SIGKILL under write load, then restart', () => {
       const agreed = new Set(rows.map((r) => `${r.post_id} ${r.address}`))
       const lostAgrees = acked.agrees.filter((a) => !agreed.has(`${a.postId} ${writers[a.writer].wallet}`))
       assert.deepEqual(lostAgrees, [], 'acknowledged agrees lost')
-      const broken = await halfWritten(s)
+      const broken = await halfWritten(s.db)
       for (const [rule, ids] of Object.entries(broken)) assert.deepEqual(ids, [], rule)
       const stored = await s.db.selectFrom('posts').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()
       assert.ok(stored.n >= acked.posts.length)
