@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Deno smoke test (CI): type-checks the Deno entry, then runs test/deno/smoke.ts under Deno. The test
+# Deno smoke test (CI): type-checks the Deno entry and test/deno/, then runs test/deno/smoke.ts under Deno. The test
 # starts src/server/deno.ts on a free port (PGlite in a temporary data directory; also PostgreSQL when
 # VK_TEST_DATABASE_URL or VK_PG_URL names a server), signs in, posts a take and reads it in the feed, checks the stream's keep-alive,
 # then stops the server. (smoke.ts is not named *.test.ts, so `deno test test/deno/` does not run it twice.)
@@ -16,6 +16,7 @@ fi
 export VK_TEST_DATABASE_URL="${VK_TEST_DATABASE_URL:-${VK_PG_URL:-}}"
 trap 'echo "deno smoke: FAIL" >&2' ERR
 echo "deno smoke: $($DENO --version | sed -n 1p)"
-$DENO check src/server/deno.ts test/deno/smoke.ts
+# Also the other Deno files (scripts/test.sh runs them with --no-check).
+$DENO check src/server/deno.ts test/deno/*.ts
 $DENO test --allow-run --allow-net --allow-env --allow-read --allow-write --allow-sys test/deno/smoke.ts
 echo "deno smoke: PASS (Deno.serve + Deno.upgradeWebSocket, PGlite$([ -n "${VK_TEST_DATABASE_URL:-}" ] && echo ' and PostgreSQL'); SIWE sign-in, take with proven stance read in the feed, stream event, clean stop)"

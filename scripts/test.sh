@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every test, on a fresh machine too. Installs what is missing, then runs:
 # build (dist/: what the package ships), type check, lint, node tests on PGlite, the same tests on
-# PostgreSQL, Deno tests, browser tests, and the end-to-end demo test (npm run demo in headless Chromium).
+# PostgreSQL, Deno tests (the SDK contract suite against the service on Node and on Deno), browser tests,
+# and the end-to-end demo test (npm run demo in headless Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -32,7 +33,13 @@ run "node tests on PGlite" "${NODE_TEST[@]}" --test-concurrency=2 $NODE_TESTS
 run "node tests on PostgreSQL" env VK_TEST_DATABASE_URL="$VK_PG_URL" "${NODE_TEST[@]}" --test-concurrency=2 $NODE_TESTS
 
 if [ -f scripts/deno-smoke.sh ]; then run "Deno smoke test" bash scripts/deno-smoke.sh; fi
-if ls test/deno/*.test.ts >/dev/null 2>&1; then run "Deno tests" npx deno test -A --no-check test/deno/; fi
+if ls test/deno/*.test.ts >/dev/null 2>&1; then
+  # test/deno/: the SDK contract suite against the Node-served service, and the entries' own answers on both runtimes.
+  run "Deno tests" npx deno test -A --no-check test/deno/
+  # The same contract suite against the service served by Deno (src/server/deno.ts), on both stores (~10 s).
+  run "SDK contract, service on Deno (PGlite)" env VK_SDK_SERVICE=deno npx deno test -A --no-check test/deno/sdk.test.ts
+  run "SDK contract, service on Deno (PostgreSQL)" env VK_SDK_SERVICE=deno VK_TEST_DATABASE_URL="$VK_PG_URL" npx deno test -A --no-check test/deno/sdk.test.ts
+fi
 if ls test/browser/*.test.ts >/dev/null 2>&1; then
   vk_ensure_chromium
   run "browser tests (Chromium)" npx web-test-runner --config web-test-runner.config.mjs

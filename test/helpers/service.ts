@@ -6,38 +6,13 @@ import './assert-messages.ts'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { startReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/server/node.ts'
 import { randomHex } from '../../src/core/ids.ts'
-import { freshPgDatabase } from '../../scripts/lib/pg-database.ts'
-import { pgliteTemplate } from './pglite-template.ts'
+import { startOnTestStore, type TestService } from './test-store.ts'
 
-export const ON_POSTGRES = !!process.env.VK_TEST_DATABASE_URL
+export { ON_POSTGRES, type TestService } from './test-store.ts'
 
-const freshDatabase = () => freshPgDatabase(process.env.VK_TEST_DATABASE_URL!, 'vk_test')
-
-export interface TestService extends ReferenceService {
-  /** Same database, for a second instance (realtime fan-out tests). */
-  databaseUrl: string | null
-}
-
-export async function startTestService(opts: ReferenceServiceOptions = {}): Promise<TestService> {
-  let drop = async () => {}
-  let databaseUrl: string | null = opts.databaseUrl ?? null
-  if (ON_POSTGRES && !opts.databaseUrl && !opts.dataDir) {
-    const db = await freshDatabase()
-    databaseUrl = db.url
-    drop = db.drop
-  }
-  // In memory: from a migrated template (pglite-template.ts) unless the test brings its own start.
-  const initialData = !databaseUrl && !opts.dataDir && !opts.initialData ? await pgliteTemplate() : opts.initialData
-  // Write rate limits are off unless a test asks for them: suites write a lot from 127.0.0.1.
-  const svc = await startReferenceService({ port: 0, rateLimits: false, ...opts, databaseUrl, initialData })
-  const close = svc.close
-  return Object.assign(svc, {
-    databaseUrl,
-    async close() {
-      await close()
-      await drop()
-    },
-  })
+/** A reference service on Node (node.ts) on the test store (test-store.ts). */
+export function startTestService(opts: ReferenceServiceOptions = {}): Promise<TestService> {
+  return startOnTestStore(startReferenceService, opts)
 }
 
 export const newMarketId = () => `0x${randomHex(32)}`
