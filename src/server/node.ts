@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { listeningParts, type ListenOptions, type RunningService, runningService } from './service.ts'
-import { MAX_MESSAGE_CHARS } from './realtime/hub.ts'
+import { MAX_FRAME_BYTES } from './realtime/hub.ts'
+import { headersTooLarge, notHttp } from './http/errors.ts'
 import { watchSockets } from './realtime/keepalive.ts'
 import { socketsPerAddress } from './realtime/sockets-per-address.ts'
 import { PATHS } from '../contract/paths.ts'
@@ -32,19 +33,17 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
   // the app; answer it in the service's error shape instead of Node's bare status line.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'
-    const body = JSON.stringify({
-      error: tooLarge
-        ? { code: 'payload-too-large', message: 'the request line and headers are larger than this service accepts (16 KB)' }
-        : { code: 'bad-request', message: 'the request is not valid HTTP' },
-    })
+    const refusal = err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : notHttp()
+    const body = JSON.stringify(refusal.toBody())
+    const statusLine = refusal.status === 431 ? '431 Request Header Fields Too Large' : '400 Bad Request'
     // Any origin may read it (the service's CORS answers carry no credentials): the request's Origin is unread.
     socket.end(
-      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${statusLine}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
   })
-  // Frames up to 4x the message limit reach the hub, which answers oversized ones with an error message.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 })
+  // Frames up to MAX_FRAME_BYTES reach the hub, which answers oversized messages with an error message; a larger
+  // frame closes the socket (1009).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
   const keepalive = watchSockets(pingSeconds)
   const perAddress = socketsPerAddress(svc.ctx)
   server.on('upgrade', (req, socket, head) => {

@@ -51,6 +51,8 @@ export const resolveStreamReplayMs = (v: number | undefined): number => wholeOpt
 export const MAX_UNREAD_BYTES = 1024 * 1024
 /** A client message longer than this is answered with an error (the socket stays open). */
 export const MAX_MESSAGE_CHARS = 4096
+/** A frame larger than this (bytes) closes its socket with 1009 (message too big) instead of reaching the hub. */
+export const MAX_FRAME_BYTES = MAX_MESSAGE_CHARS * 4
 
 interface SocketState {
   /** Followed topics, each with the token it was subscribed with, or null. */
