@@ -9,8 +9,8 @@ import { PATHS, SERVICE_PATHS } from '../../src/contract/paths.ts'
 import { MAX_FRAME_BYTES, MAX_MESSAGE_CHARS } from '../../src/server/realtime/hub.ts'
 import { type ServiceRuntime, startFixture } from './fixture.ts'
 
-/** One request over a fresh connection: the status, and the body (JSON when it parses). */
-async function raw(url: string, head: string): Promise<{ status: number; body: any }> {
+/** One request over a fresh connection: the status, the status line and headers, and the body (JSON when it parses). */
+async function raw(url: string, head: string): Promise<{ status: number; head: string; body: any }> {
   const u = new URL(url)
   const conn = await Deno.connect({ hostname: u.hostname, port: Number(u.port) })
   const timer = setTimeout(() => conn.close(), 5000)
@@ -38,7 +38,7 @@ async function raw(url: string, head: string): Promise<{ status: number; body: a
   try {
     parsed = JSON.parse(body)
   } catch { /* not JSON */ }
-  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0), body: parsed }
+  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0), head: text.slice(0, Math.max(0, text.indexOf('\r\n\r\n'))), body: parsed }
 }
 
 const request = (method: string, path: string, headers: Record<string, string> = {}) =>
@@ -73,11 +73,12 @@ for (const runtime of ['node', 'deno'] as ServiceRuntime[]) {
       const { url, streamUrl } = fixture.env
       let stopped = false
       try {
-        await t.step('a request line and headers over 16 KB: 431 payload-too-large, in the error shape', async () => {
+        await t.step('a request line and headers over 16 KB: 431 payload-too-large, in the error shape, readable by any origin', async () => {
           for (const head of [request('GET', SERVICE_PATHS.health, { 'X-Big': 'y'.repeat(17_000) }), request('GET', `${PATHS.feed}?${'a'.repeat(17_000)}`)]) {
             const r = await raw(url, head)
             assert.equal(r.status, 431, JSON.stringify(r.body))
             assert.equal(r.body?.error?.code, 'payload-too-large')
+            assert.match(r.head, /\r\naccess-control-allow-origin: \*\r?$/im)
           }
           // Under the limit, the app answers.
           assert.equal((await raw(url, request('GET', SERVICE_PATHS.health, { 'X-Big': 'y'.repeat(15_000) }))).status, 200)
