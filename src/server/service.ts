@@ -73,7 +73,8 @@ export async function createService(opts: ServiceOptions = {}): Promise<Service>
     const { PgPubSub } = await import('./realtime/pg-pubsub.ts')
     bus = await PgPubSub.connect(store.databaseUrl)
   }
-  const chain = new FixtureChain(store.db)
+  const now = opts.now ?? (() => new Date())
+  const chain = new FixtureChain(store.db, now)
   const config: ServiceConfig = {
     operators: new Set((opts.operators ?? []).map((w) => w.toLowerCase())),
     reportThreshold: opts.reportThreshold ?? LIMITS.reportThreshold,
@@ -83,7 +84,7 @@ export async function createService(opts: ServiceOptions = {}): Promise<Service>
     chainId: opts.chainId ?? NETWORKS.testnet.chainId,
     rateLimits,
   }
-  const ctx: ServiceContext = { store, db: store.db, chain, bus, config, now: opts.now ?? (() => new Date()) }
+  const ctx: ServiceContext = { store, db: store.db, chain, bus, config, now }
   const { wireChainHooks } = await import('./services/chain-hooks.ts')
   wireChainHooks(ctx, chain)
   return {

@@ -68,7 +68,7 @@ export async function checkSignedMessage(ctx: ServiceContext, message: string, s
   const row = await ctx.db.selectFrom('auth_nonces').selectAll().where('nonce', '=', parsed.nonce).executeTakeFirst()
   if (!row || row.message !== message) throw new ApiError(400, 'invalid-nonce', 'message is not a sign-in message this service issued')
   if (row.used_at) throw new ApiError(400, 'invalid-nonce', USED)
-  if (new Date(row.expires_at).getTime() < ctx.now().getTime()) throw new ApiError(400, 'invalid-nonce', 'this sign-in message has expired; ask for a new nonce')
+  if (new Date(row.expires_at).getTime() <= ctx.now().getTime()) throw new ApiError(400, 'invalid-nonce', 'this sign-in message has expired; ask for a new nonce')
   const ok = await verifyMessage({ address: parsed.address, message, signature: signature as `0x${string}` }).catch(() => false)
   if (!ok) throw new ApiError(401, 'invalid-signature', 'the signature does not match the wallet in the message')
   return { wallet: row.address, nonce: parsed.nonce }

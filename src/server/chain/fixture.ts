@@ -28,7 +28,11 @@ export class FixtureChain implements ChainSource, ChainController {
   /** Called after a trade is recorded. */
   onTrade: (marketId: string) => Promise<void> = async () => {}
 
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `now`: the service's clock (ServiceContext.now): a trade recorded without a time and a resolution happen at its now. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async markets(ids: string[]): Promise<Map<string, Market>> {
     const out = new Map<string, Market>()
@@ -170,7 +174,7 @@ export class FixtureChain implements ChainSource, ChainController {
     await this.db.transaction().execute(async (tx) => {
       await tx
         .insertInto('trades')
-        .values({ id: timeId('t_'), wallet: w, market_id: id, side, size: size.toString(), price_bps: price, at: t.at ?? new Date() })
+        .values({ id: timeId('t_'), wallet: w, market_id: id, side, size: size.toString(), price_bps: price, at: t.at ?? this.now() })
         .execute()
       await tx
         .insertInto('positions')
@@ -194,7 +198,7 @@ export class FixtureChain implements ChainSource, ChainController {
       // Check and set in one statement: of two resolutions at once, one records its result.
       const set = await tx
         .updateTable('markets')
-        .set({ result: JSON.stringify(result), resolved_at: new Date() })
+        .set({ result: JSON.stringify(result), resolved_at: this.now() })
         .where('id', '=', id)
         .where('resolved_at', 'is', null)
         .returning('id')
