@@ -10,7 +10,10 @@ import type { Post } from '../contract/types.ts'
 export interface AgreedOverride {
   agreed: boolean
   agrees: number
-  /** Applies to reads started before this time; Infinity while the write is pending. */
+  /**
+   * Applies to reads started at or before this time (one started in the millisecond the answer came may predate the
+   * write); Infinity while the write is pending.
+   */
   at: number
 }
 
@@ -30,10 +33,10 @@ export function createPostOverlay() {
   /** Ids of posts written through this page's context. */
   const $own = atom<ReadonlySet<string>>(new Set())
 
-  /** A post with its override applied, when the override is newer than the read that produced it. */
+  /** A post with its override applied, when the override is not older than the read that produced it. */
   const withAgreed = (p: Post, at: number, o: Record<string, AgreedOverride | undefined>): Post => {
     const x = o[p.id]
-    return x && x.at > at ? { ...p, agreed: x.agreed, agrees: x.agrees } : p
+    return x && x.at >= at ? { ...p, agreed: x.agreed, agrees: x.agrees } : p
   }
   const apply = (posts: readonly Post[], at: number, o: Record<string, AgreedOverride | undefined>) => posts.map((p) => withAgreed(p, at, o))
   return {

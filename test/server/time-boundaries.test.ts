@@ -373,10 +373,10 @@ describe('client side (src/stores, src/sdk): dedupe and retry windows', () => {
     assert.equal(requests, 2, '30 s: read again')
   })
 
-  // Client-side bug, reported and not fixed (the bundle's budget): src/stores/posts.ts `withAgreed` applies an override
-  // only to reads started strictly before it (`x.at > at`), so a read started in the same millisecond as the answer
-  // (sent before it, possibly answered before the write) shows the agree undone until the next read. `>=` fixes it.
-  it('stores Agree override "Applies to reads started before this time": a read started in the millisecond the answer came (it may have been answered before the write) shows the answer; one started 1 ms earlier too, 1 ms later it is the read', { todo: 'client-side: src/stores/posts.ts withAgreed compares x.at > at; a tie must apply the override' }, () => {
+  // Found by this file (session 35): the override applied only to reads started strictly before it (`x.at > at`), so a
+  // read started in the millisecond the answer came (sent before it, possibly answered before the write) showed the
+  // agree undone until the next read.
+  it('stores Agree override "Applies to reads started before this time": a read started in the millisecond the answer came (it may have been answered before the write) shows the answer; one started 1 ms earlier too, 1 ms later it is the read', () => {
     const overlay = createPostOverlay()
     const t = 1_700_000_000_000
     const post = { id: 'p_1', agreed: false, agrees: 0 } as any
