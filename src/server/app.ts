@@ -21,6 +21,7 @@ import { venueOriginRoutes } from './routes/venue-origins.ts'
 import { corsHeaders } from './http/cors.ts'
 import { methodsServing } from './http/method-not-allowed.ts'
 import { noQueryOnWrites } from './http/no-query-on-writes.ts'
+import { deadKeyOnWrites } from './http/dead-key-on-writes.ts'
 import { venueOriginCheck } from './http/origin-check.ts'
 import { rateLimit } from './http/rate-limit.ts'
 import { SERVICE_PATHS } from '../contract/paths.ts'
@@ -36,11 +37,13 @@ export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () =
   let methodsOf: (path: string) => string[] = () => []
   // CORS: preflights carry no key value, so they are answered for any origin; the actual request is
   // checked against its key's venue's origins (http/origin-check.ts). Then a write's query (none is taken),
-  // then write rate limits.
+  // then write rate limits, then a write's key (a key that is not live refuses it).
   app.use('*', corsHeaders())
   app.use('*', venueOriginCheck(ctx))
   app.use('*', noQueryOnWrites((path) => methodsOf(path)))
   app.use('*', rateLimit(ctx))
+  // A write with a key that is not live is refused whatever the route (after the rate limits, which count it).
+  app.use('*', deadKeyOnWrites(ctx, (path) => methodsOf(path)))
   app.get(SERVICE_PATHS.health, (c) => c.json({ ok: true, store: ctx.store.kind }))
   extra(app)
   for (const m of modules) app.route('/', m(ctx))

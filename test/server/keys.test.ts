@@ -280,6 +280,56 @@ describe('keys at the gateway', () => {
     expectError(await call(svc, 'GET', '/v1/gateway/sponsorship', { key: `pck_${'0'.repeat(64)}` }), 401, 'invalid-venue-key')
   })
 
+  it('ARCHITECTURE "a key that is not live is 401, as on every write" (README: "writes ... throw invalid-venue-key"): a revoked, unknown or malformed key refuses every write — agree, delete, block, unblock, follow, moderation, origins, a mint, sign-out — and writes nothing; reads still answer', async () => {
+    const v = await claimVenue(svc)
+    const author = await signIn(svc, undefined, v.venueId)
+    const fan = await signIn(svc)
+    const write = async (body: string) => {
+      const r = await call(svc, 'POST', '/v1/social/posts', { token: author.token, body: { subjectType: 'topic', subjectRef: `dead-key-${v.venueId}`, body } })
+      assert.equal(r.status, 201, JSON.stringify(r.body))
+      return r.body.post.id as string
+    }
+    const postId = await write('a post')
+    await svc.ctx.db.updateTable('venue_keys').set({ revoked_at: new Date() }).where('venue_id', '=', v.venueId).execute()
+    const db = svc.ctx.db
+    const state = async () => ({
+      reactions: (await db.selectFrom('reactions').select('post_id').where('post_id', '=', postId).execute()).length,
+      post: await db.selectFrom('posts').select(['deleted_at', 'state']).where('id', '=', postId).executeTakeFirstOrThrow(),
+      hides: (await db.selectFrom('venue_hides').select('post_id').where('venue_id', '=', v.venueId).execute()).length,
+      bans: (await db.selectFrom('bans').select('scope').where('scope', '=', v.venueId).execute()).length,
+      audit: (await db.selectFrom('mod_audit').select('id').where('scope', '=', v.venueId).execute()).length,
+      blocks: (await db.selectFrom('blocks').select('account_id').execute()).length,
+      follows: (await db.selectFrom('follows').select('account_id').execute()).length,
+      origins: (await db.selectFrom('venues').select('origins').where('id', '=', v.venueId).executeTakeFirstOrThrow()).origins,
+      keys: (await db.selectFrom('venue_keys').select('id').where('venue_id', '=', v.venueId).execute()).length,
+      sessions: (await db.selectFrom('sessions').select('token_hash').where('revoked_at', 'is', null).execute()).length,
+    })
+    const before = await state()
+    for (const key of [v.key, `pck_${'0'.repeat(64)}`, 'pck_nothex']) {
+      const writes: [string, string, string, unknown, string][] = [
+        ['agree', 'POST', `/v1/social/posts/${postId}/reactions`, { kind: 'agree', active: true }, fan.token],
+        ['delete', 'DELETE', `/v1/social/posts/${postId}`, undefined, author.token],
+        ['block', 'POST', '/v1/social/blocks', { wallet: author.wallet }, fan.token],
+        ['unblock', 'DELETE', `/v1/social/blocks/${author.wallet}`, undefined, fan.token],
+        ['follow', 'PUT', '/v1/social/follows/topic/dead-key', undefined, fan.token],
+        ['venue hide', 'POST', '/v1/mod/hide', { venueId: v.venueId, postId }, v.owner.token],
+        ['venue ban', 'POST', '/v1/mod/ban', { venueId: v.venueId, wallet: author.wallet }, v.owner.token],
+        ['origins', 'PUT', `/v1/venues/${v.venueId}/origins`, { origins: ['https://shop.example'] }, v.owner.token],
+        ['mint', 'POST', '/admin/keys', { venueId: v.venueId, scopes: ['read'], label: 'again' }, v.owner.token],
+        ['sign-out', 'POST', '/v1/auth/signout', undefined, fan.token],
+      ]
+      for (const [name, method, path, body, token] of writes) {
+        const r = await call(svc, method, path, { token, key, body })
+        assert.equal(r.status, 401, `${name} with ${key.slice(0, 8)}…: ${r.status} ${JSON.stringify(r.body)}`)
+        expectError(r, 401, 'invalid-venue-key')
+      }
+      const read = await call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=dead-key-${v.venueId}`, { key })
+      assert.equal(read.status, 200, 'reads fail open')
+      assert.equal(read.headers.get('x-venue-key-status'), 'refused')
+    }
+    assert.deepEqual(await state(), before, 'nothing written')
+  })
+
   it('§5.3 "binds the venue at the gateway so sponsored trading works": a keyed request is attributed to the key\'s venue and sponsored (trade scope)', async () => {
     const v = await claimVenue(svc)
     const r = await call(svc, 'GET', '/v1/gateway/sponsorship', { key: v.key })
