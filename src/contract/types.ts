@@ -396,6 +396,22 @@ export interface VenueKeyIssued {
   createdAt: string
 }
 
+/** A venue key as its owner lists it (`GET /v1/venues/:venueId/keys`): never the key nor its hash. */
+export interface VenueKeyInfo {
+  keyId: string
+  label: string
+  scopes: ('read' | 'trade')[]
+  createdAt: string
+  /** When it was revoked (`DELETE /v1/venues/:venueId/keys/:keyId`), or null while it is live. */
+  revokedAt: string | null
+}
+
+export interface VenueKeys {
+  venueId: string
+  /** Newest first, revoked ones included. */
+  keys: VenueKeyInfo[]
+}
+
 export interface SponsorshipState {
   venueId: string | null
   attributed: boolean

@@ -18,6 +18,7 @@ import { roomRoutes } from './routes/rooms.ts'
 import { modRoutes } from './routes/mod.ts'
 import { recordRoutes } from './routes/records.ts'
 import { venueOriginRoutes } from './routes/venue-origins.ts'
+import { venueKeyRoutes } from './routes/venue-keys.ts'
 import { corsHeaders } from './http/cors.ts'
 import { methodsServing } from './http/method-not-allowed.ts'
 import { noQueryOnWrites } from './http/no-query-on-writes.ts'
@@ -29,7 +30,7 @@ import { SERVICE_PATHS } from '../contract/paths.ts'
 export type RouteModule = (ctx: ServiceContext) => Hono
 
 /** Route modules, in mount order. Each lives in `routes/` and owns its paths. */
-const modules: RouteModule[] = [gatewayRoutes, authRoutes, postRoutes, feedRoutes, threadRoutes, profileRoutes, countRoutes, followRoutes, marketRoutes, forYouRoutes, keyRoutes, roomRoutes, modRoutes, recordRoutes, venueOriginRoutes]
+const modules: RouteModule[] = [gatewayRoutes, authRoutes, postRoutes, feedRoutes, threadRoutes, profileRoutes, countRoutes, followRoutes, marketRoutes, forYouRoutes, keyRoutes, roomRoutes, modRoutes, recordRoutes, venueOriginRoutes, venueKeyRoutes]
 
 export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () => {}) {
   const app = new Hono()

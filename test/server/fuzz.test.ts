@@ -311,6 +311,11 @@ const ROUTES: Route[] = [
     body: ['origins'],
     valid: () => fc.record({ origins: fc.constantFrom([], ['https://shop.example', 'http://localhost:5173']) }),
   },
+  { method: 'GET', path: () => seg(venueIdV()).map((v) => `/v1/venues/${v}/keys`) },
+  {
+    method: 'DELETE',
+    path: () => fc.tuple(seg(venueIdV()), seg(fc.oneof(fc.constantFrom('k_nothing', 'k_', 'k_0000000000'), anyString(80)))).map(([v, k]) => `/v1/venues/${v}/keys/${k}`),
+  },
   { method: 'GET', path: fixed(PATHS.stream) },
   // Unknown paths, wrong methods, raw (unencoded) odd paths.
   {

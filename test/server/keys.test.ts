@@ -8,8 +8,9 @@ import { call, expectError, newWallet, signIn, startTestService, type TestServic
 import { claimVenue, newVenueId } from '../helpers/venues.ts'
 
 let svc: TestService
+const operatorWallet = newWallet()
 before(async () => {
-  svc = await startTestService()
+  svc = await startTestService({ operators: [operatorWallet.address] })
 })
 after(() => svc.close())
 
@@ -280,7 +281,7 @@ describe('keys at the gateway', () => {
     expectError(await call(svc, 'GET', '/v1/gateway/sponsorship', { key: `pck_${'0'.repeat(64)}` }), 401, 'invalid-venue-key')
   })
 
-  it('ARCHITECTURE "a key that is not live is 401, as on every write" (README: "writes ... throw invalid-venue-key"): a revoked, unknown or malformed key refuses every write — agree, delete, block, unblock, follow, moderation, origins, a mint, sign-out — and writes nothing; reads still answer', async () => {
+  it('ARCHITECTURE "a key that is not live is 401, as on every write" (README: "writes ... throw invalid-venue-key"): a revoked, unknown or malformed key refuses every write — agree, delete, block, unblock, follow, moderation, origins — and writes nothing; reads still answer; a sign-out and key management (mint, list, revoke) are not attributed to a venue and go through', async () => {
     const v = await claimVenue(svc)
     const author = await signIn(svc, undefined, v.venueId)
     const fan = await signIn(svc)
@@ -315,8 +316,6 @@ describe('keys at the gateway', () => {
         ['venue hide', 'POST', '/v1/mod/hide', { venueId: v.venueId, postId }, v.owner.token],
         ['venue ban', 'POST', '/v1/mod/ban', { venueId: v.venueId, wallet: author.wallet }, v.owner.token],
         ['origins', 'PUT', `/v1/venues/${v.venueId}/origins`, { origins: ['https://shop.example'] }, v.owner.token],
-        ['mint', 'POST', '/admin/keys', { venueId: v.venueId, scopes: ['read'], label: 'again' }, v.owner.token],
-        ['sign-out', 'POST', '/v1/auth/signout', undefined, fan.token],
       ]
       for (const [name, method, path, body, token] of writes) {
         const r = await call(svc, method, path, { token, key, body })
@@ -328,6 +327,14 @@ describe('keys at the gateway', () => {
       assert.equal(read.headers.get('x-venue-key-status'), 'refused')
     }
     assert.deepEqual(await state(), before, 'nothing written')
+    // Not attributed to a venue: a page whose key died still signs its reader out, and its owner still replaces the key.
+    const dead = v.key
+    const minted = await call(svc, 'POST', '/admin/keys', { token: v.owner.token, key: dead, body: { venueId: v.venueId, scopes: ['read'], label: 'replacement' } })
+    assert.equal(minted.status, 201, JSON.stringify(minted.body))
+    assert.equal((await call(svc, 'GET', `/v1/venues/${v.venueId}/keys`, { token: v.owner.token, key: dead })).status, 200)
+    assert.equal((await call(svc, 'DELETE', `/v1/venues/${v.venueId}/keys/${minted.body.keyId}`, { token: v.owner.token, key: dead })).status, 200)
+    assert.equal((await call(svc, 'POST', '/v1/auth/signout', { token: fan.token, key: dead })).status, 200)
+    expectError(await call(svc, 'POST', '/v1/social/blocks', { token: fan.token, body: { wallet: author.wallet } }), 401, 'session-expired')
   })
 
   it('§5.3 "binds the venue at the gateway so sponsored trading works": a keyed request is attributed to the key\'s venue and sponsored (trade scope)', async () => {
@@ -388,5 +395,77 @@ describe('keys at the gateway', () => {
     } finally {
       await enforced.close()
     }
+  })
+})
+
+describe('a venue\'s keys after their one showing: list and revoke (§2.11)', () => {
+  it('§2.11 "The raw key is returned once and cannot be read again": the owner (and an operator) lists the venue\'s keys newest first — id, label, scopes, created and revoked times — never a key or its hash; anyone else is 403, signed out 401', async () => {
+    const v = await claimVenue(svc)
+    const second = await mint(v.owner.token, { venueId: v.venueId, scopes: ['read'], label: 'mobile' })
+    assert.equal(second.status, 201)
+    const r = await call(svc, 'GET', `/v1/venues/${v.venueId}/keys`, { token: v.owner.token })
+    assert.equal(r.status, 200, JSON.stringify(r.body))
+    assert.equal(r.body.venueId, v.venueId)
+    assert.deepEqual(
+      r.body.keys.map((k: Record<string, unknown>) => [k.keyId, k.label, k.scopes, k.revokedAt]),
+      [
+        [second.body.keyId, 'mobile', ['read'], null],
+        [r.body.keys[1].keyId, 'web', ['read', 'trade'], null],
+      ],
+    )
+    assert.equal(r.body.keys[0].createdAt, second.body.createdAt)
+    const text = JSON.stringify(r.body)
+    for (const raw of [v.key, second.body.key]) {
+      assert.ok(!text.includes(raw) && !text.includes(raw.slice(4)), 'no raw key')
+      assert.ok(!text.includes(sha256(raw)), 'no key hash')
+    }
+    for (const k of r.body.keys) assert.deepEqual(Object.keys(k).sort(), ['createdAt', 'keyId', 'label', 'revokedAt', 'scopes'])
+    const operator = await signIn(svc, operatorWallet)
+    assert.equal((await call(svc, 'GET', `/v1/venues/${v.venueId}/keys`, { token: operator.token })).body.keys.length, 2)
+    const stranger = await signIn(svc)
+    expectError(await call(svc, 'GET', `/v1/venues/${v.venueId}/keys`, { token: stranger.token }), 403, 'forbidden', "only the venue's owner or a platform operator manages its keys")
+    expectError(await call(svc, 'GET', `/v1/venues/${v.venueId}/keys`), 401, 'unauthenticated')
+    expectError(await call(svc, 'GET', `/v1/venues/${v.venueId}/keys?all=1`, { token: v.owner.token }), 400, 'unsupported-param')
+    expectError(await call(svc, 'GET', `/v1/venues/${newVenueId()}/keys`, { token: operator.token }), 404, 'not-found')
+  })
+
+  it('a revoked key stops at once — its writes are 401 invalid-venue-key, its reads go on unattributed — while the venue\'s other keys work; revoking again answers the first time; a key of another venue, an unknown or malformed id is refused; only the owner or an operator revokes', async () => {
+    const v = await claimVenue(svc)
+    const other = await claimVenue(svc)
+    const spare = await mint(v.owner.token, { venueId: v.venueId, scopes: ['read', 'trade'], label: 'spare' })
+    const keys = (await call(svc, 'GET', `/v1/venues/${v.venueId}/keys`, { token: v.owner.token })).body.keys
+    const webId = keys.find((k: { label: string }) => k.label === 'web').keyId
+    const stranger = await signIn(svc)
+    expectError(await call(svc, 'DELETE', `/v1/venues/${v.venueId}/keys/${webId}`, { token: stranger.token }), 403, 'forbidden')
+    expectError(await call(svc, 'DELETE', `/v1/venues/${v.venueId}/keys/${webId}`), 401, 'unauthenticated')
+    const otherId = (await call(svc, 'GET', `/v1/venues/${other.venueId}/keys`, { token: other.owner.token })).body.keys[0].keyId
+    expectError(await call(svc, 'DELETE', `/v1/venues/${v.venueId}/keys/${otherId}`, { token: v.owner.token }), 404, 'not-found', 'no key with this id on this venue')
+    expectError(await call(svc, 'DELETE', `/v1/venues/${v.venueId}/keys/k_nothing`, { token: v.owner.token }), 404, 'not-found')
+    expectError(await call(svc, 'DELETE', `/v1/venues/${v.venueId}/keys/not-a-key`, { token: v.owner.token }), 400, 'validation-failed')
+    // The key works until it is revoked.
+    const author = await signIn(svc, undefined, v.venueId)
+    const write = (key: string, body: string) => call(svc, 'POST', '/v1/social/posts', { token: author.token, key, body: { subjectType: 'topic', subjectRef: `revoke-${v.venueId}`, body } })
+    assert.equal((await write(v.key, 'before')).status, 201)
+
+    const revoked = await call(svc, 'DELETE', `/v1/venues/${v.venueId}/keys/${webId}`, { token: v.owner.token })
+    assert.equal(revoked.status, 200, JSON.stringify(revoked.body))
+    assert.equal(revoked.body.keyId, webId)
+    assert.ok(Date.parse(revoked.body.revokedAt) > 0)
+    expectError(await write(v.key, 'after'), 401, 'invalid-venue-key')
+    const read = await call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=revoke-${v.venueId}`, { key: v.key })
+    assert.equal(read.status, 200)
+    assert.equal(read.headers.get('x-venue-key-status'), 'refused')
+    assert.equal((await write(spare.body.key, 'with the spare key')).status, 201, 'the other key still works')
+    // Again: the first time stands. An operator may revoke too.
+    const again = await call(svc, 'DELETE', `/v1/venues/${v.venueId}/keys/${webId}`, { token: v.owner.token })
+    assert.deepEqual([again.status, again.body.revokedAt], [200, revoked.body.revokedAt])
+    const operator = await signIn(svc, operatorWallet)
+    assert.equal((await call(svc, 'DELETE', `/v1/venues/${v.venueId}/keys/${spare.body.keyId}`, { token: operator.token })).status, 200)
+    expectError(await write(spare.body.key, 'spare revoked'), 401, 'invalid-venue-key')
+    const listed = (await call(svc, 'GET', `/v1/venues/${v.venueId}/keys`, { token: v.owner.token })).body.keys
+    assert.deepEqual(listed.map((k: { revokedAt: string | null }) => k.revokedAt !== null), [true, true])
+    // The thread holds exactly the two posts written with live keys.
+    const thread = await call(svc, 'GET', `/v1/social/posts?subjectType=topic&subjectRef=revoke-${v.venueId}`)
+    assert.deepEqual(thread.body.posts.map((p: { body: string }) => p.body), ['with the spare key', 'before'])
   })
 })
