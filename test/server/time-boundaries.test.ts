@@ -33,6 +33,13 @@ const iso = (ms: number) => new Date(ms).toISOString()
 /** A fresh instant well away from the wall clock's now (the service's clock is the only one that counts). */
 const someTime = (daysAgo = 3) => Math.floor(Date.now() / 1000) * 1000 - daysAgo * DAY
 
+/** A new market of category `C` (closing at `closesAt`) on which `wallet` traded `side` at `at`: its id. */
+async function marketTradedAt(svc: TestService, C: string, wallet: string, side: number, at: number, closesAt: Date | null = null) {
+  const m = await addMarket(svc, { nodes: [{ type: 'category', ref: C }], closesAt })
+  await svc.chain.trade({ wallet, marketId: m.id, side, size: 1n, at: new Date(at) })
+  return m.id
+}
+
 describe('§5 authentication: the session and the sign-in nonce', () => {
   it('ARCHITECTURE "bearer sessions (7 days)" (LIMITS.sessionTtlMs): a session answers until 1 ms before expiresAt; at expiresAt and after, a write is 401 session-expired and a read fails open (signed out)', async () => {
     const T = someTime()
@@ -149,11 +156,7 @@ describe('§2.3 the for-you rail', () => {
     clock.ms = T
     const C = uniqueRef('cat')
     const trader = await signIn(svc)
-    const tradedAt = async (at: number, closesAt: Date | null = null) => {
-      const m = await addMarket(svc, { nodes: [{ type: 'category', ref: C }], closesAt })
-      await svc.chain.trade({ wallet: trader.wallet, marketId: m.id, side: 0, size: 1n, at: new Date(at) })
-      return m.id
-    }
+    const tradedAt = (at: number, closesAt: Date | null = null) => marketTradedAt(svc, C, trader.wallet, 0, at, closesAt)
     const old = await tradedAt(T - TRENDING_WINDOW_MS)
     const inside = await tradedAt(T - TRENDING_WINDOW_MS + 1)
     const atNow = await tradedAt(T)
@@ -195,11 +198,7 @@ describe('§1.6 signals: "the account\'s latest trade on the market in the last 
     const caller = await signIn(svc)
     await settleTakes(svc, caller, C, { right: 1, wrong: 0 })
     clock.ms = T
-    const tradedAt = async (at: number) => {
-      const m = await addMarket(svc, { nodes: [{ type: 'category', ref: C }], closesAt: null })
-      await svc.chain.trade({ wallet: caller.wallet, marketId: m.id, side: 1, size: 1n, at: new Date(at) })
-      return m.id
-    }
+    const tradedAt = (at: number) => marketTradedAt(svc, C, caller.wallet, 1, at)
     const old = await tradedAt(T - SIGNAL_WINDOW_MS)
     const inside = await tradedAt(T - SIGNAL_WINDOW_MS + 1)
     const atNow = await tradedAt(T)
