@@ -93,16 +93,16 @@ function collect(x: unknown, key = '') {
     // A report reason (`reason` on a moderation item, `reasons`) is what a reader wrote; a for-you `reason` is a code.
     if (CONTENT_KEYS.has(key) && !(key === 'reason' && /^[a-z-]+$/.test(x))) addContent(x)
   } else if (Array.isArray(x)) x.forEach((v) => collect(v, key))
+  // A page's `titles` and `labels` are keyed by market id: each value is a market's title, or its outcome labels.
+  else if (x && typeof x === 'object' && (key === 'titles' || key === 'labels')) for (const v of Object.values(x)) collect(v, key.slice(0, -1))
   else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) if (k !== 'error') collect(v, k)
 }
 const realFetch = globalThis.fetch.bind(globalThis)
+// The answer's content is collected before the caller sees the answer: collected alongside, a page drawn from a long
+// answer (the global feed, holding every test file's posts) could be walked before its content was known.
 globalThis.fetch = async (input, init) => {
   const r = await realFetch(input, init)
-  if ((r.headers.get('content-type') ?? '').includes('json'))
-    r.clone()
-      .json()
-      .then((j) => collect(j))
-      .catch(() => {})
+  if ((r.headers.get('content-type') ?? '').includes('json')) collect(await r.clone().json().catch(() => null))
   return r
 }
 
