@@ -36,7 +36,7 @@ export async function startDenoService(opts: DenoServiceOptions = {}): Promise<D
   const handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response | Promise<Response> => {
     // Node's HTTP parser refuses a request line and headers over 16 KB (node.ts answers 431, readable by any
     // origin); Deno's takes far more.
-    if (headBytes(req) > HEADERS_MAX_BYTES) return refuse(headersTooLarge(), { 'Access-Control-Allow-Origin': '*' })
+    if (headBytes(req) > HEADERS_MAX_BYTES) return refuse(headersTooLarge())
     const { pathname } = new URL(req.url)
     // The peer's address reaches the app as `env.remoteAddr` (per-address rate limits, §issue 9).
     if (pathname !== PATHS.stream || req.headers.get('upgrade')?.toLowerCase() !== 'websocket') return app.fetch(req, { remoteAddr: info.remoteAddr })
@@ -45,7 +45,7 @@ export async function startDenoService(opts: DenoServiceOptions = {}): Promise<D
     if (req.method !== 'GET') return refuse(new ApiError(405, 'method-not-allowed', `the stream is opened with GET, not ${req.method}`), { Allow: 'GET' })
     // Stream sockets per client address are bounded (realtime/sockets-per-address.ts).
     const { refusal, release } = perAddress.admit(info.remoteAddr.hostname, req.headers.get('x-forwarded-for') ?? undefined)
-    if (refusal) return new Response(refusal.body, { status: refusal.status, headers: { 'content-type': 'application/json' } })
+    if (refusal) return refuse(refusal)
     let upgraded: ReturnType<typeof Deno.upgradeWebSocket>
     try {
       upgraded = Deno.upgradeWebSocket(req, { idleTimeout })
@@ -104,9 +104,9 @@ export async function startDenoService(opts: DenoServiceOptions = {}): Promise<D
   })
 }
 
-/** A refusal the entry answers itself, in the service's error shape. */
+/** A refusal the entry answers itself, in the service's error shape, readable by any origin (as node.ts's). */
 function refuse(e: ApiError, headers: Record<string, string> = {}): Response {
-  return Response.json(e.toBody(), { status: e.status, headers })
+  return Response.json(e.toBody(), { status: e.status, headers: { 'Access-Control-Allow-Origin': '*', ...headers } })
 }
 
 /** The request line and headers as sent, in bytes (near enough: Deno joins a repeated header's values). */

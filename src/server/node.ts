@@ -2,10 +2,11 @@
 import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { STATUS_CODES } from 'node:http'
 import { WebSocketServer } from 'ws'
 import { listeningParts, type ListenOptions, type RunningService, runningService } from './service.ts'
 import { MAX_FRAME_BYTES } from './realtime/hub.ts'
-import { headersTooLarge, notHttp } from './http/errors.ts'
+import { type ApiError, headersTooLarge, notHttp } from './http/errors.ts'
 import { watchSockets } from './realtime/keepalive.ts'
 import { socketsPerAddress } from './realtime/sockets-per-address.ts'
 import { PATHS } from '../contract/paths.ts'
@@ -33,13 +34,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
   // the app; answer it in the service's error shape instead of Node's bare status line.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
-    const refusal = err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : notHttp()
-    const body = JSON.stringify(refusal.toBody())
-    const statusLine = refusal.status === 431 ? '431 Request Header Fields Too Large' : '400 Bad Request'
-    // Any origin may read it (the service's CORS answers carry no credentials): the request's Origin is unread.
-    socket.end(
-      `HTTP/1.1 ${statusLine}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    )
+    refuseOnSocket(socket, err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : notHttp())
   })
   // Frames up to MAX_FRAME_BYTES reach the hub, which answers oversized messages with an error message; a larger
   // frame closes the socket (1009).
@@ -55,12 +50,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     }
     const fwd = req.headers['x-forwarded-for']
     const { refusal, release } = perAddress.admit(req.socket.remoteAddress, Array.isArray(fwd) ? fwd.join(',') : fwd)
-    if (refusal) {
-      socket.end(
-        `HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(refusal.body)}\r\nConnection: close\r\n\r\n${refusal.body}`,
-      )
-      return
-    }
+    if (refusal) return refuseOnSocket(socket, refusal)
     socket.once('close', release)
     wss.handleUpgrade(req, socket, head, (ws) => {
       const h = hub.attach({ send: (t) => ws.send(t), close: (code, reason) => ws.close(code, reason), unread: () => ws.bufferedAmount })
@@ -79,4 +69,16 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     ;(server as { closeIdleConnections?: () => void }).closeIdleConnections?.()
     return closed
   })
+}
+
+/**
+ * Answers a request the app never sees (the parser's refusals, a stream upgrade over its limit) on its raw socket, in
+ * the service's error shape, and closes it. Any origin may read it (the service's CORS answers carry no
+ * credentials): the request's Origin is not read.
+ */
+function refuseOnSocket(socket: Duplex, e: ApiError) {
+  const body = JSON.stringify(e.toBody())
+  socket.end(
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }

@@ -5,11 +5,12 @@
  * socket opens; a socket's place is freed when it closes. Off with the rate limits (`rateLimits: false`).
  */
 import type { ServiceContext } from '../context.ts'
+import { ApiError } from '../http/errors.ts'
 import { addressOf } from '../http/rate-limit.ts'
 
 export interface StreamAdmission {
-  /** The refusal's status and JSON body, or null when the socket may open (then `release` once it closes). */
-  refusal: { status: 429; body: string } | null
+  /** The refusal (429 `rate-limited`), or null when the socket may open (then `release` once it closes). */
+  refusal: ApiError | null
   release: () => void
 }
 
@@ -24,7 +25,7 @@ export function socketsPerAddress(ctx: ServiceContext) {
       const n = open.get(addr) ?? 0
       if (n >= limits.streamSocketsPerIp) {
         const message = `too many stream sockets from this address: at most ${limits.streamSocketsPerIp} open at once; close one first`
-        return { refusal: { status: 429, body: JSON.stringify({ error: { code: 'rate-limited', message, limit: 'stream-sockets' } }) }, release: () => {} }
+        return { refusal: new ApiError(429, 'rate-limited', message, { limit: 'stream-sockets' }), release: () => {} }
       }
       open.set(addr, n + 1)
       let released = false
