@@ -106,6 +106,28 @@ describe('write rate limits', () => {
     assert.equal((await postAs(users[2], ip, 'c')).status, 201)
   })
 
+  it('a venue key is public, so writes without a live session never spend its budget: only signed-in writes count per key', async () => {
+    limits({})
+    const v = await claimVenue(svc)
+    const ip = newIp()
+    const user = await signInFrom(ip)
+    const ended = await signInFrom(ip)
+    assert.equal((await call(svc, 'POST', PATHS.authSignOut, { token: ended.token, headers: { 'x-forwarded-for': ip } })).status, 200)
+    limits({ perKey: 2 })
+    // Anyone can read the key off the venue's page: signed out, with a made-up token or a signed-out
+    // session, from many addresses, each refused as it would be without a limit.
+    const fake = { token: `vks_${randomHex(32)}` } as TestUser
+    for (const who of [null, fake, ended, null, fake, ended]) {
+      const r = await postAs(who, newIp(), 'junk', v.key)
+      assert.equal(r.status, 401, JSON.stringify(r.body))
+      assert.equal(r.body.error.code, who ? 'session-expired' : 'unauthenticated')
+    }
+    // The venue's signed-in users still have its whole budget.
+    assert.equal((await postAs(user, ip, 'one', v.key)).status, 201)
+    assert.equal((await postAs(user, ip, 'two', v.key)).status, 201)
+    expectLimited(await postAs(user, ip, 'three', v.key), /^too many writes with this venue key: at most 2 every 60 seconds/)
+  })
+
   it('"writes are rate-limited per IP": many accounts from one address share its count; other addresses are not affected', async () => {
     limits({})
     const ip = newIp()

@@ -7,6 +7,10 @@
  * Buckets: `acct:<account id>` (the bearer session's account), `key:<sha256 of X-Venue-Key>`,
  * `ip:<client address>` (IPv6 by /64), and `signin:<client address>` for the sign-in routes, which
  * count nothing else. No raw secret is ever written: a key is counted under its hash.
+ *
+ * A key's bucket counts only writes sent with a live session. A venue's key is public (it sits in the venue's
+ * pages), so a request with no session, or a made-up or expired token, must not spend the budget that every
+ * signed-in user of the venue shares; such a request counts against its address only.
  */
 import { sql } from 'kysely'
 import type { ServiceContext } from '../context.ts'
@@ -15,7 +19,10 @@ import { PLAN_CACHED } from '../db/plan-cache.ts'
 export interface RateLimits {
   /** Writes per signed-in account per window. */
   perAccount: number
-  /** Writes per venue key (`X-Venue-Key`) per window: every user of a venue's pages shares it. */
+  /**
+   * Writes per venue key (`X-Venue-Key`) per window: every user of a venue's pages shares it. Only writes
+   * sent with a live session count.
+   */
   perKey: number
   /** Writes per client address per window. */
   perIp: number
@@ -84,7 +91,7 @@ const lastSweep = new WeakMap<ServiceContext, number>()
 
 /**
  * Counts one request in each of its buckets and answers the first limit it exceeds, or null. One
- * statement: the account comes from the session row in the same insert, and rows are locked in bucket
+ * statement: the account (and the key's bucket) come from the session row in the same insert, and rows are locked in bucket
  * order, so concurrent requests sharing buckets never deadlock.
  */
 export async function countWrite(ctx: ServiceContext, limits: RateLimits, req: HitRequest): Promise<Refusal | null> {
@@ -95,15 +102,16 @@ export async function countWrite(ctx: ServiceContext, limits: RateLimits, req: H
   if (req.signIn) {
     if (req.ip) direct.push(PREFIX['sign-in'] + req.ip)
   } else {
-    if (req.keyHash) direct.push(PREFIX.key + req.keyHash)
     if (req.ip) direct.push(PREFIX.ip + req.ip)
   }
   const token = req.signIn ? null : req.tokenHash
   if (!direct.length && !token) return null
   await sweep(ctx, start, windowMs)
-  const account = token
-    ? sql`union all select ${PREFIX.account} || s.account_id from sessions s
-        where s.token_hash = ${token} and s.revoked_at is null and s.expires_at > ${now}`
+  // The session's account, and the key's bucket, only when the session is live.
+  const key = req.keyHash ? PREFIX.key + req.keyHash : null
+  const attributed = token
+    ? sql`union all select v.b from sessions s cross join unnest(array[${PREFIX.account} || s.account_id, ${key}::text]) as v(b)
+        where s.token_hash = ${token} and s.revoked_at is null and s.expires_at > ${now} and v.b is not null`
     : sql``
   // synchronous_commit off for this statement's own transaction: a counter row is hot (every write from
   // one address or key bumps it) and its lock is held until commit; not waiting for the WAL flush lets the
@@ -112,7 +120,7 @@ export async function countWrite(ctx: ServiceContext, limits: RateLimits, req: H
     insert into rate_counters (bucket, window_start, hits)
     select b, ${start}, 1 from (
       select b from unnest(${direct}::text[]) as b
-      ${account}
+      ${attributed}
     ) x cross join (select set_config('synchronous_commit', 'off', true)) c order by b
     on conflict (bucket, window_start) do update set hits = rate_counters.hits + 1
     returning bucket, hits`.execute(ctx.db)
