@@ -2,6 +2,7 @@
  * What the Node CLI (`venuekit serve`) and the Deno entry share: flag parsing, seeding an empty store,
  * the start-up banner, and serving until a signal. Runtime-neutral: no Node or Deno APIs here.
  */
+import { sql } from 'kysely'
 import { WALLET_RE } from '../contract/ids.ts'
 import type { ServiceContext } from './context.ts'
 import type { ChainController } from './chain/source.ts'
@@ -108,12 +109,29 @@ export function parseServeFlags(argv: readonly string[], env: { DATABASE_URL?: s
 
 export type SeedOutcome = 'seeded' | 'kept' | 'off'
 
-/** Seeds the demo data when asked and the store is empty (a data directory or database with data is kept as is). */
+/**
+ * Seeds the demo data when asked and the store is empty (a data directory or database with data is kept as is).
+ * On PostgreSQL, instances started at once over one empty database would each find it empty and seed: the second's
+ * first market is refused as added already and its start fails. So the check and the seed hold one advisory lock
+ * (on a connection of their own): one instance seeds, the others wait for it and find the data kept. PGlite has one
+ * process per store (the data directory's lock file).
+ */
 export async function seedIfEmpty(svc: { ctx: ServiceContext; chain: ChainController }, wanted: boolean): Promise<SeedOutcome> {
   if (!wanted) return 'off'
-  if (!(await isStoreEmpty(svc.ctx))) return 'kept'
-  await seedDemo(svc)
-  return 'seeded'
+  const seed = async (): Promise<SeedOutcome> => {
+    if (!(await isStoreEmpty(svc.ctx))) return 'kept'
+    await seedDemo(svc)
+    return 'seeded'
+  }
+  if (svc.ctx.store.kind !== 'postgres') return seed()
+  return svc.ctx.db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(hashtextextended('vk-seed', 0))`.execute(conn)
+    try {
+      return await seed()
+    } finally {
+      await sql`select pg_advisory_unlock(hashtextextended('vk-seed', 0))`.execute(conn)
+    }
+  })
 }
 
 /** The start-up banner: where the service is, what it stores in, and who to sign in as. */
