@@ -188,4 +188,23 @@ describe('two instances over one database', { skip }, () => {
     assert.equal((await call(a, 'DELETE', `/v1/venues/${v.venueId}/keys/${keyId}`, { token: v.owner.token })).status, 200)
     expectError(await call(b, 'GET', '/v1/rooms/self', { key: v.key }), 401, 'invalid-venue-key')
   })
+
+  it('a migration run by a newer instance adds columns: the instance already serving keeps answering (its kept plans of `*` reads are made again, not a 500 on every sign-in read and take)', async () => {
+    const m = await addMarket(a)
+    const u = await signIn(a)
+    await a.chain.setPosition(u.wallet, m.id, 0, 5n)
+    const serve = async () => {
+      for (let i = 0; i < 3; i++) {
+        const me = await call(a, 'GET', PATHS.me, { token: u.token })
+        assert.equal(me.status, 200, JSON.stringify(me.body))
+        const take = await call(a, 'POST', PATHS.posts, { token: u.token, body: { subjectType: 'event', subjectRef: m.id, body: `take ${randomHex(3)}` } })
+        assert.equal(take.status, 201, JSON.stringify(take.body))
+        assert.equal(take.body.post.stance?.side, 0)
+      }
+    }
+    await serve() // A's connections keep the plans of the session read, the market-and-stance read and the post insert
+    // What an appended migration does, run through B (the newer instance) while A serves.
+    for (const table of ['sessions', 'markets', 'posts']) await sql`alter table ${sql.table(table)} add column vk_later_${sql.raw(randomHex(3))} int`.execute(b.ctx.db)
+    await serve()
+  })
 })

@@ -51,11 +51,23 @@ interface QueryClient {
  */
 export function preparePlanCached(client: QueryClient) {
   const query = client.query.bind(client)
+  /** Marked statements prepared again on this connection (see below), by name: how many times. */
+  const remade = new Map<string, number>()
   client.query = (...args: unknown[]) => {
     const [text, values] = args
     if (typeof text === 'string' && args.length === 2 && Array.isArray(values)) {
       const name = preparedName(text)
-      if (name) return query({ name, text, values })
+      if (name) {
+        const run = () => query({ name: remade.has(name) ? `${name}_${remade.get(name)}` : name, text, values }) as Promise<unknown>
+        // A migration run meanwhile (by a newer instance over the same database) that adds a column to a table a
+        // kept `*` read returns makes PostgreSQL refuse that kept statement on every call. Nothing ran: it is
+        // prepared again under a new name (the old one goes with the connection).
+        return run().catch((e: { code?: string; message?: string }) => {
+          if (e?.code !== '0A000' || !/cached plan must not change result type/.test(e.message ?? '')) throw e
+          remade.set(name, (remade.get(name) ?? 0) + 1)
+          return run()
+        })
+      }
     }
     return query(...args)
   }
