@@ -18,7 +18,10 @@ export class VenuekitError extends Error {
   }
 }
 
-/** The service answered with a non-2xx status (or a body that is not JSON). `message` is the server's sentence, unchanged. */
+/**
+ * The service answered with a non-2xx status, or a success that is not the JSON expected (code `invalid-response`:
+ * not JSON, or no object with fields). `message` is the server's sentence, unchanged.
+ */
 export class HttpError extends VenuekitError {
   override name = 'HttpError'
   constructor(

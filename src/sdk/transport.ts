@@ -56,7 +56,7 @@ export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | und
     let res: Response
     let text: string
     try {
-      res = await Promise.race([doFetch(url, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: ctl.signal }), stop])
+      res = await Promise.race([doFetch(url, { method, headers, body: JSON.stringify(o.body), signal: ctl.signal }), stop])
       text = await Promise.race([res.text(), stop])
     } catch (e) {
       if (late) throw new TimeoutError(cfg.timeoutMs!)
@@ -69,8 +69,12 @@ export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | und
     let data: any
     try {
       data = text ? JSON.parse(text) : undefined
+      // Every success is a JSON object with fields: a 204, `null`, `{}`, `[]`, a number or a boolean is no answer
+      // (`invalid-response`), and failing here keeps the caller and the stores from taking it apart (a TypeError
+      // far from the cause, or a write that resolves with nothing, §7.1).
+      if (res.ok && !Object.keys(data ?? 0).length) throw 0
     } catch {
-      throw new HttpError(res.status, res.ok ? 'invalid-response' : `http-${res.status}`, text, `the service answered ${res.status} with a body that is not JSON`)
+      throw new HttpError(res.status, res.ok ? 'invalid-response' : `http-${res.status}`, text, `the service answered ${res.status} without the JSON expected`)
     }
     // A read went on without the key (unknown, revoked or trade-only): say so once, since nothing else fails
     // (§5.1). Reads of posts name the client's `venueId` themselves, so its overlay holds when one is set.

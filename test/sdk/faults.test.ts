@@ -229,6 +229,44 @@ describe('SDK faults (MSW)', () => {
     assert.deepEqual([e.status, e.code, e.body], [200, 'invalid-response', '{"counts": {'])
   })
 
+  it('§7.1 "Every client write action throws on failure" and §4.2 reads: a success that is no JSON object with fields (a 204, null, {}, a bare value) throws HttpError invalid-response with the status and the raw body, never a TypeError or an undefined result', async () => {
+    const GW = 'http://gateway.venuekit.test'
+    const answers: [string, () => Response][] = [
+      ['204', () => new HttpResponse(null, { status: 204 })],
+      ['null', () => HttpResponse.json(null)],
+      ['{}', () => HttpResponse.json({})],
+      ['a bare value', () => HttpResponse.json(true)],
+    ]
+    const P = 'p_0123456789ab'
+    const signer = { address: SESSION.wallet, signMessage: (m: string) => `sig:${m}` }
+    for (const [what, answer] of answers) {
+      server.use(http.all(`${BASE}/*`, answer), http.all(`${GW}/*`, answer))
+      const c = createClient({ baseUrl: BASE, gatewayUrl: GW, apiKey: null })
+      const ops: [string, () => Promise<unknown>][] = [
+        ['posts', () => c.posts('event', M)],
+        ['postFeed', () => c.postFeed()],
+        ['takeCounts', () => c.takeCounts([M])],
+        ['rooms.membership', () => c.rooms.membership()],
+        ['createPost', () => c.createPost('event', M, 'why')],
+        ['editPost', () => c.editPost(P, 'why not')],
+        ['reactPost', () => c.reactPost(P)],
+        ['auth.signIn', () => c.auth.signIn(signer)],
+        ['auth.linkWallet', () => c.auth.linkWallet(signer)],
+      ]
+      for (const [name, op] of ops) {
+        c.setSession(SESSION)
+        const e = await op().then((r) => r, (x) => x)
+        assert.ok(e instanceof HttpError, `${name} on ${what}: ${e instanceof Error ? e.stack : JSON.stringify(e)}`)
+        assert.equal(e.code, 'invalid-response', `${name} on ${what}`)
+        assert.equal(e.status, what === '204' ? 204 : 200)
+        assert.equal(e.body, what === '204' ? '' : JSON.stringify(JSON.parse(String(e.body))))
+        assert.match(e.message, /^the service answered 20[04] /)
+      }
+      assert.equal(c.session?.token, SESSION.token, 'a failed sign-in or link left the session as it was')
+      server.resetHandlers()
+    }
+  })
+
   it('a failed read is not cached: the next take-counts read asks again', async () => {
     let n = 0
     server.use(http.get(BASE + PATHS.takeCounts, () => (++n === 1 ? HttpResponse.json({ error: { code: 'internal', message: 'x' } }, { status: 500 }) : HttpResponse.json({ counts: { [M]: { posts: 2, takes: 1, bySide: { 0: 1 } } } }))))
