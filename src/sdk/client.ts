@@ -139,8 +139,8 @@ export function createClient(config: ClientConfig) {
     const { signal, ...q } = o as ReadOptions & Query
     return request<T>('GET', path, { query: { ...q, ...extra }, auth: 1, signal })
   }
-  /** A write: needs a session, throws on failure, and drops cached counts. */
-  const write = async <T>(method: string, path: string, body?: unknown, gateway?: boolean, signal?: AbortSignal) => {
+  /** A write: needs a session, throws on failure, and drops cached counts. `gateway` last: only the auth writes use it. */
+  const write = async <T>(method: string, path: string, body?: unknown, signal?: AbortSignal, gateway?: boolean) => {
     const r = await request<T>(method, path, { body, auth: 2, gateway, signal })
     takeCounts.clear()
     return r
@@ -162,19 +162,18 @@ export function createClient(config: ClientConfig) {
   /** Sign a fresh nonce's message with the wallet (sign-in and wallet linking). */
   const signed = async (w: WalletSigner) => {
     const address = v.wallet(w?.address, 'address')
-    if (typeof w.signMessage != 'function') throw new ValidationError('signMessage', 'must be a function')
+    v.fn(w.signMessage, 'signMessage')
     const n = await request<NonceResult>('POST', PATHS.authNonce, { body: { address }, gateway: true })
     return { message: n.message, signature: await w.signMessage(n.message) }
   }
   const modPost = (action: ModAction) => async (postId: string, o: ModOptions & WriteOptions & { pinned?: boolean } = {}) =>
-    write<ModActionResult>('POST', PATHS.modAction(action), { postId: v.postId(postId), venueId: o.venueId, pinned: o.pinned }, false, o.signal)
+    write<ModActionResult>('POST', PATHS.modAction(action), { postId: v.postId(postId), venueId: o.venueId, pinned: o.pinned }, o.signal)
   /** Ban and unban a wallet; with `postId` (a post of theirs) the post's queue item is actioned too. */
   const modWallet = (action: ModAction) => async (wallet: string, o: ModOptions & WriteOptions & { postId?: string } = {}) =>
     write<ModActionResult>(
       'POST',
       PATHS.modAction(action),
       { wallet: v.wallet(wallet), venueId: o.venueId, postId: o.postId == null ? undefined : v.postId(o.postId) },
-      false,
       o.signal,
     )
 
@@ -188,7 +187,8 @@ export function createClient(config: ClientConfig) {
     setSession,
     /** Calls `cb` on every sign-in, sign-out or `setSession`; returns its remover. */
     onSessionChange(cb: SessionListener) {
-      listeners.add(cb)
+      // Checked now: a listener that is not a function would make every later session change throw.
+      listeners.add(v.fn(cb, 'callback'))
       return () => void listeners.delete(cb)
     },
 
@@ -233,19 +233,18 @@ export function createClient(config: ClientConfig) {
           parentId: parentId == null ? undefined : v.postId(parentId),
           room: o.room == null ? undefined : v.room(o.room),
         },
-        false,
         o.signal,
       ).then((r) => r.post),
     editPost: async (postId: string, body: string, o: WriteOptions = {}) =>
-      write<PostResult>('PATCH', PATHS.post(v.postId(postId)), { body: v.text(body, 'body') }, false, o.signal).then((r): Post => r.post),
-    deletePost: async (postId: string, o: WriteOptions = {}) => write<DeleteResult>('DELETE', PATHS.post(v.postId(postId)), undefined, false, o.signal),
+      write<PostResult>('PATCH', PATHS.post(v.postId(postId)), { body: v.text(body, 'body') }, o.signal).then((r): Post => r.post),
+    deletePost: async (postId: string, o: WriteOptions = {}) => write<DeleteResult>('DELETE', PATHS.post(v.postId(postId)), undefined, o.signal),
     /** Agree (`active` true, the default) or take the agree back. */
     reactPost: async (postId: string, active = true, o: WriteOptions = {}) =>
-      write<ReactResult>('POST', PATHS.react(v.postId(postId)), { kind: 'agree', active: !!active }, false, o.signal),
+      write<ReactResult>('POST', PATHS.react(v.postId(postId)), { kind: 'agree', active: !!active }, o.signal),
     reportPost: async (postId: string, reason: string, o: WriteOptions = {}) =>
-      write<ReportResult>('POST', PATHS.report(v.postId(postId)), { reason: v.text(reason, 'reason') }, false, o.signal),
-    block: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('POST', PATHS.blocks, { wallet: v.wallet(wallet) }, false, o.signal),
-    unblock: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('DELETE', PATHS.block(v.wallet(wallet)), undefined, false, o.signal),
+      write<ReportResult>('POST', PATHS.report(v.postId(postId)), { reason: v.text(reason, 'reason') }, o.signal),
+    block: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('POST', PATHS.blocks, { wallet: v.wallet(wallet) }, o.signal),
+    unblock: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('DELETE', PATHS.block(v.wallet(wallet)), undefined, o.signal),
 
     /**
      * Rooms; `room` defaults to `'self'`: the room of the venue whose key the client carries (a join or leave
@@ -254,8 +253,8 @@ export function createClient(config: ClientConfig) {
     rooms: {
       membership: async (room = 'self', o: ReadOptions = {}) => read<Membership>(PATHS.roomMembership(v.room(room)), o),
       board: async (room = 'self', o: PageOptions = {}) => read<Board>(PATHS.roomBoard(v.room(room)), o),
-      join: async (room = 'self', o: WriteOptions = {}) => write<JoinResult>('POST', PATHS.roomJoin(v.room(room)), undefined, false, o.signal),
-      leave: async (room = 'self', o: WriteOptions = {}) => write<Membership>('POST', PATHS.roomLeave(v.room(room)), undefined, false, o.signal),
+      join: async (room = 'self', o: WriteOptions = {}) => write<JoinResult>('POST', PATHS.roomJoin(v.room(room)), undefined, o.signal),
+      leave: async (room = 'self', o: WriteOptions = {}) => write<Membership>('POST', PATHS.roomLeave(v.room(room)), undefined, o.signal),
     },
     /** Moderation. With `venueId`: that venue's overlay (its owner). Without: platform level (operators). Not optimistic. */
     mod: {
@@ -276,7 +275,7 @@ export function createClient(config: ClientConfig) {
      * session may read it.
      */
     onComments: (subjectType: SubjectType, subjectRef: string, cb: () => void, o: { room?: string | null } = {}) => {
-      if (typeof cb != 'function') throw new ValidationError('callback', 'must be a function')
+      v.fn(cb, 'callback')
       const ref = v.subject(subjectType, subjectRef)
       if (o.room == null) return stream.on(threadTopic(subjectType, ref), cb)
       if (o.room == 'self') throw new ValidationError('room', "must be a room id, not 'self'")
@@ -294,7 +293,7 @@ export function createClient(config: ClientConfig) {
       /** Links another wallet to the signed-in account. */
       linkWallet: async (w: WalletSigner) => {
         if (!session) throw noSession()
-        const r = await write<LinkResult>('POST', PATHS.authLink, await signed(w), true)
+        const r = await write<LinkResult>('POST', PATHS.authLink, await signed(w), undefined, true)
         if (session) setSession({ ...session, wallets: r.wallets })
         return r
       },
@@ -302,7 +301,7 @@ export function createClient(config: ClientConfig) {
       signOut: async () => {
         if (!session) return
         try {
-          await write('POST', PATHS.authSignOut, undefined, true)
+          await write('POST', PATHS.authSignOut, undefined, undefined, true)
         } finally {
           setSession(null)
         }
@@ -316,9 +315,9 @@ export function createClient(config: ClientConfig) {
     followState: async (subjectType: SubjectType, subjectRef: string, o: ReadOptions = {}) =>
       read<FollowState>(PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), o),
     follow: async (subjectType: SubjectType, subjectRef: string, o: WriteOptions = {}) =>
-      write<FollowState>('PUT', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, false, o.signal),
+      write<FollowState>('PUT', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, o.signal),
     unfollow: async (subjectType: SubjectType, subjectRef: string, o: WriteOptions = {}) =>
-      write<FollowState>('DELETE', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, false, o.signal),
+      write<FollowState>('DELETE', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, o.signal),
     /** Settled records of many wallets at one node (`null`: overall). */
     records: async (wallets: readonly string[], facet: NodeRef | null, o: ReadOptions = {}) =>
       read<RecordsResult>(PATHS.records, o, { wallets: v.idSet(wallets, v.wallet, 'wallets'), facet: v.node(facet, 'facet') }),

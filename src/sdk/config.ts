@@ -75,7 +75,8 @@ const isDev = () => {
   }
 }
 
-const httpUrl = (v: unknown, name: string, re = /^https?:\/\/[^/]/) => {
+/** An absolute address with a host, and no query or fragment (the paths are appended to it). */
+const httpUrl = (v: unknown, name: string, re = /^https?:\/\/[^/?#][^?#]*$/) => {
   const bad = () => new ValidationError(name, 'must be an absolute address')
   if (typeof v != 'string' || !re.test(v)) throw bad()
   try {
@@ -90,6 +91,8 @@ const hostOf = (u: string) => new URL(u).host
 const streamOf = (base: string) => base.replace(/^http/, 'ws') + PATHS.stream
 
 export function resolveConfig(c: ClientConfig): ResolvedConfig {
+  // No config at all (`createClient()`, or null from JavaScript) is refused as a missing baseUrl, not a TypeError.
+  c = Object(c)
   const net = c.network == null ? null : Object.hasOwn(NETWORKS, c.network) ? NETWORKS[c.network] : null
   if (c.network != null && !net) throw new ValidationError('network', "must be 'mainnet' or 'testnet'")
   if (c.baseUrl == null && !net) throw new ValidationError('baseUrl', 'is required unless network is named')
@@ -98,7 +101,7 @@ export function resolveConfig(c: ClientConfig): ResolvedConfig {
   if (c.timeoutMs != null && !(typeof c.timeoutMs == 'number' && c.timeoutMs > 0 && c.timeoutMs < 2 ** 31)) throw new ValidationError('timeoutMs', 'must be a positive number of milliseconds')
   const baseUrl = c.baseUrl != null ? httpUrl(c.baseUrl, 'baseUrl') : net!.baseUrl
   const gatewayUrl = c.gatewayUrl != null ? httpUrl(c.gatewayUrl, 'gatewayUrl') : c.baseUrl == null ? net!.gatewayUrl : baseUrl
-  const streamUrl = c.streamUrl != null ? httpUrl(c.streamUrl, 'streamUrl', /^wss?:\/\/[^/]/) : streamOf(baseUrl)
+  const streamUrl = c.streamUrl != null ? httpUrl(c.streamUrl, 'streamUrl', /^wss?:\/\/[^/?#][^?#]*$/) : streamOf(baseUrl)
   if (net && isDev()) {
     for (const [name, given, derived] of [
       ['baseUrl', c.baseUrl, net.baseUrl],

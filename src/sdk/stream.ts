@@ -32,7 +32,7 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
   const open = () => {
     timer = undefined
     const W = Impl ?? (globalThis.WebSocket as unknown as SocketConstructor | undefined)
-    if (!W) throw new VenuekitError('no-websocket', 'realtime needs a global WebSocket or the WebSocketImpl option')
+    if (typeof W != 'function') throw new VenuekitError('no-websocket', 'realtime needs a global WebSocket or the WebSocketImpl option')
     const s = (ws = new W(url))
     let heard = true
     /** This socket is done (closed, or gone stale): reconnect, if it is still the client's. */

@@ -16,6 +16,7 @@ export const marketId = (v: string, arg = 'marketId') => (isMarketId(v) ? v.toLo
 export const postId = (v: string, arg = 'postId') => (POST_ID_RE.test(v) ? v : fail(arg, 'must be a post id'))
 export const room = (v: string) => (ROOM_ID_RE.test(v) ? v : fail('room', "must be a room id or 'self'"))
 export const text = (v: string, arg: string) => (typeof v == 'string' && hasVisibleText(v) ? v : fail(arg, 'must not be empty'))
+export const fn = <F>(f: F, arg: string) => (typeof f == 'function' ? f : fail(arg, 'must be a function'))
 
 /** A lowercased, deduplicated, sorted list: the key of a set of ids in any order or casing. */
 export const idSet = (ids: readonly string[], check: (v: string, arg: string) => string, arg: string) =>
