@@ -17,7 +17,7 @@
 /** Statuses whose response can carry no body (the `Response` constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304])
 
-/** A real `Response` whose body was already read: `text()` and `json()` answer from it without a task. */
+/** A real `Response` whose body was already read: `text()` (all the SDK reads) answers from it without a task. */
 class ReadResponse extends Response {
   readonly #text: string
   constructor(text: string, init: ResponseInit) {
@@ -26,9 +26,6 @@ class ReadResponse extends Response {
   }
   override text() {
     return Promise.resolve(this.#text)
-  }
-  override json() {
-    return this.text().then(JSON.parse)
   }
 }
 

@@ -53,14 +53,8 @@ export interface Ctx {
 const now = () => Date.now()
 export const loaded = <T>(at: number, v: T): Loaded<T> => ({ at, v })
 
-/** A stable key of an options object: sorted keys, undefined members left out. */
-export function keyOf(o: Record<string, unknown> | undefined): string {
-  if (!o) return '{}'
-  const keys = Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort()
-  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, o[k]])))
-}
+/** A stable key of an options object: sorted keys, undefined members left out (JSON leaves them out). */
+export const keyOf = (o: Record<string, unknown> | undefined): string => JSON.stringify(Object.fromEntries(Object.entries(o ?? {}).sort()))
 
 /**
  * A set of ids as a key: valid ones only (an id that is not one is never sent, so it cannot fail the
