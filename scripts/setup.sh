@@ -24,6 +24,9 @@ vk_ensure_deps() {
   command -v node >/dev/null 2>&1 || vk_die "Node.js 20 or newer is required (node not found)"
   local major; major=$(node -p 'process.versions.node.split(".")[0]')
   [ "$major" -ge 20 ] || vk_die "Node.js 20 or newer is required (found $(node -v))"
+  # A node_modules that is a link (a git worktree sharing another checkout's) belongs to that checkout: npm ci would
+  # empty it under every checkout that uses it, so it is left as it is.
+  if [ -L node_modules ] && [ -f node_modules/.package-lock.json ]; then return; fi
   if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     vk_step "installing dependencies (npm ci)"
     local ci_out
