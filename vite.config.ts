@@ -40,8 +40,11 @@ export default defineConfig({
     // `keep_fargs: false`: unused trailing parameters are dropped (17 B); only code that reads a function's
     // `length` could tell, and neither this code nor lit nor nanostores does. `unsafe_symbols`: `Symbol("x")` is
     // written `Symbol()` (lit's `Symbol.metadata` polyfill; 5 B): nothing here reads a symbol's description.
+    // `safari10: false`: vite turns terser's Safari 10/11 workarounds on by default (they keep loop variables
+    // and `await` names apart); this es2022 bundle cannot run on those browsers anyway (class fields, `#private`,
+    // static blocks): 92 B.
     minify: 'terser',
-    terserOptions: { ecma: 2020, compress: { passes: 4, pure_getters: true, unsafe: true, unsafe_comps: true, keep_fargs: false, unsafe_symbols: true } },
+    terserOptions: { safari10: false, ecma: 2020, compress: { passes: 4, pure_getters: true, unsafe: true, unsafe_comps: true, keep_fargs: false, unsafe_symbols: true } },
     // VK_LOCALE=es builds dist/venuekit-es.js instead: a small classic script that registers Spanish.
     lib: process.env.VK_LOCALE
       ? {
