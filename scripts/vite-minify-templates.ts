@@ -3,13 +3,15 @@
  * src/elements, which a JavaScript minifier leaves untouched (template strings are data to it).
  * - css: comments removed, whitespace runs collapsed, spaces next to `{ } ; , >` and after `:` removed
  *   (never before `:`: `.a :focus` is a descendant selector; never around `+`, which calc() needs), and a
- *   block's last `;`.
+ *   block's last `;`; quotes around an identifier in an attribute selector (`[part='x']`), a number's
+ *   leading zero (`0.6s`), and a stylesheet's leading and trailing white space.
  * - html/svg: whitespace runs that contain a line break become one space (the same rendering in
  *   normal flow; no element template has `<pre>` or multi-line `<textarea>` content), or none next to a
  *   block element's start or end tag (`div`, `li`, `p`, …), where white space draws nothing: it starts or
  *   ends a line, or stands between blocks. No template has line breaks inside a `white-space: pre-wrap`
  *   element (a post's body is `<p part="body">${body}</p>`).
- * Only whitespace and CSS comments change, so expressions, bindings and text stay as written.
+ * Only whitespace, CSS comments and those CSS spellings change, so expressions, bindings and text stay as
+ * written. (Unquoting HTML attribute values was measured too: smaller minified, 24 B larger gzipped.)
  */
 import MagicString from 'magic-string'
 import type { Plugin } from 'vite'
@@ -28,6 +30,10 @@ export function minifyCss(raw: string): string {
     .replace(/\s*([{};,>])\s*/g, '$1')
     .replace(/:\s+/g, ':')
     .replace(/;}/g, '}')
+    // `[part='x']` → `[part=x]`: an identifier needs no quotes in an attribute selector.
+    .replace(/\[([\w-]+)([~|^$*]?=)'([A-Za-z_][\w-]*)'\]/g, '[$1$2$3]')
+    // `0.6s` → `.6s` (after a delimiter: `10.5` and names stay).
+    .replace(/([\s:,(/])0\.(\d)/g, '$1.$2')
 }
 
 /** Block elements: white space next to their tags draws nothing in normal flow (nor in a flex or grid box). */
@@ -52,9 +58,13 @@ export function minifyLitTemplates(include: RegExp = /\/src\/elements\/.*\.ts$/)
         const node = n as Node
         const tag = node.tag as Node & { name?: string }
         if (node.type === 'TaggedTemplateExpression' && tag.type === 'Identifier' && ['css', 'html', 'svg'].includes(tag.name!)) {
-          for (const q of (node.quasi as { quasis: Node[] }).quasis) {
+          const quasis = (node.quasi as { quasis: Node[] }).quasis
+          for (const q of quasis) {
             const raw = code.slice(q.start, q.end)
-            const out = tag.name === 'css' ? minifyCss(raw) : minifyHtml(raw)
+            let out = tag.name === 'css' ? minifyCss(raw) : minifyHtml(raw)
+            // A stylesheet's own leading and trailing white space separates nothing.
+            if (tag.name === 'css' && q === quasis[0]) out = out.trimStart()
+            if (tag.name === 'css' && q === quasis.at(-1)) out = out.trimEnd()
             if (out !== raw && q.end > q.start) s.overwrite(q.start, q.end, out)
           }
         }

@@ -1,4 +1,4 @@
-/** The script bundle's template shrinking (scripts/vite-minify-templates.ts): only whitespace and CSS comments change. */
+/** The script bundle's template shrinking (scripts/vite-minify-templates.ts): whitespace, CSS comments, CSS selector quotes and leading zeros change. */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { minifyCss, minifyHtml } from '../../scripts/vite-minify-templates.ts'
@@ -16,7 +16,19 @@ describe('template minifier', () => {
     `
     assert.equal(
       minifyCss(raw),
-      " :host{display:block}.row :focus-visible>[part~='card'],a:hover{margin:calc(var(--x) + 2px) 0;font:600 1em / 1.2 system-ui}@media (max-width:600px){.a{gap:0}}",
+      " :host{display:block}.row :focus-visible>[part~=card],a:hover{margin:calc(var(--x) + 2px) 0;font:600 1em / 1.2 system-ui}@media (max-width:600px){.a{gap:0}}",
+    )
+  })
+
+  it("css: an attribute selector's quoted identifier loses its quotes; other values keep them", () => {
+    assert.equal(minifyCss(":host([theme='dark']) [part~='chip'],[aria-selected='true']{}"), ':host([theme=dark]) [part~=chip],[aria-selected=true]{}')
+    assert.equal(minifyCss("[data-x='1a'],[title='a b'],[lang|='en-GB']{}"), "[data-x='1a'],[title='a b'],[lang|=en-GB]{}", 'a digit first or a space: quotes stay')
+  })
+
+  it("css: a number's leading zero goes; 10.5, 1.05 and names with a 0 stay", () => {
+    assert.equal(
+      minifyCss('.a{transition:opacity 0.6s;opacity:0.7;box-shadow:0 2px 8px rgb(0 0 0 / 0.2);width:10.5px;font-size:1.05em}.b0.c{margin:0}'),
+      '.a{transition:opacity .6s;opacity:.7;box-shadow:0 2px 8px rgb(0 0 0 / .2);width:10.5px;font-size:1.05em}.b0.c{margin:0}',
     )
   })
 
