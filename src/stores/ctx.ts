@@ -7,7 +7,7 @@ import { atom, computed, onMount, type ReadableAtom } from 'nanostores'
 import type { SessionInfo } from '../contract/types.ts'
 import type { VenuekitClient } from '../sdk/client.ts'
 import { HttpError } from '../sdk/errors.ts'
-import { createQueryCache, type FetcherStore } from './query.ts'
+import { createQueryCache, type FetcherStore, type FetcherValue } from './query.ts'
 
 /** A read's answer and when the read started (optimistic overrides newer than it still apply). */
 export interface Loaded<T> {
@@ -68,6 +68,16 @@ export const idsOf = (ids: readonly string[], valid: (id: string) => boolean) =>
  * login or logout the previous reader's answer is never shown (the new one is read at once).
  */
 export const forViewer = <T>(d: Loaded<T> | undefined, viewer: string): T | undefined => (d && d.who === viewer ? d.v : undefined)
+
+/**
+ * The read state most stores show of their query: loading only while nothing was read yet (a re-read keeps
+ * the data shown), the read's error or null, and `refresh` reading it again (the Retry of an error state).
+ */
+export const readState = <T>(f: FetcherValue<T>, q: FetcherStore<T>) => ({
+  loading: !!f.loading && !f.data,
+  error: f.error ?? null,
+  refresh: () => q.revalidate(),
+})
 
 /** The service's error code of a failed read (`HttpError`), or null (a network failure, a timeout). */
 export const codeOf = (e: unknown) => (e instanceof HttpError ? e.code : null)

@@ -9,7 +9,7 @@ import { LIMITS } from '../contract/limits.ts'
 import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Signal, Titles } from '../contract/types.ts'
 import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'
 import { warnOnce } from '../sdk/config.ts'
-import { keyOf, loaded, codeOf, type Ctx, type Loaded } from './ctx.ts'
+import { keyOf, loaded, codeOf, readState, type Ctx, type Loaded } from './ctx.ts'
 import { paged, type PagedTail } from './paged.ts'
 import { concatPosts, type AgreedOverride, type KeptReplies, type PostOverlay } from './posts.ts'
 import type { MarketCache } from './reads.ts'
@@ -181,9 +181,7 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache, repl
         markets: {},
         personalized: false,
         ...f.data?.v,
-        loading: !!f.loading && !f.data,
-        error: f.error ?? null,
-        refresh: () => q.revalidate(),
+        ...readState(f, q),
       }))
     })
 

@@ -9,7 +9,7 @@ import type { BoardEntry, LeaderboardResult, Market, MarketResult, NodeRef, Sett
 import { isMarketId, isWallet } from '../contract/ids.ts'
 import { ValidationError } from '../sdk/errors.ts'
 import { tickBatcher } from './batch.ts'
-import { idsOf, keyOf, type Ctx, type QueryOptions } from './ctx.ts'
+import { idsOf, keyOf, readState, type Ctx, type QueryOptions } from './ctx.ts'
 import { paged, type PagedTail } from './paged.ts'
 
 export interface TakeCountsValue {
@@ -124,9 +124,7 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
         const data = f.error ? undefined : f.data?.v
         return {
           countOf: (id: string) => data?.[String(id).toLowerCase()] ?? null,
-          loading: !!f.loading && !f.data,
-          error: f.error ?? null,
-          refresh: () => q.revalidate(),
+          ...readState(f, q),
         }
       })
     })
@@ -143,9 +141,7 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
       const q = setQuery(`records|${fk}`, set, batch, { recover: true })
       return computed(q, (f) => ({
         records: f.error ? {} : (f.data?.v ?? {}),
-        loading: !!f.loading && !f.data,
-        error: f.error ?? null,
-        refresh: () => q.revalidate(),
+        ...readState(f, q),
       }))
     })
   }
@@ -161,9 +157,7 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
             const k = String(id).toLowerCase()
             return data && k in data ? data[k] : data && set.includes(k) ? null : undefined
           },
-          loading: !!f.loading && !f.data,
-          error: f.error ?? null,
-          refresh: () => q.revalidate(),
+          ...readState(f, q),
         }
       })
     })
@@ -175,9 +169,7 @@ export function reads(ctx: Ctx, marketCache: MarketCache) {
       const q = setQuery('markets', set, marketCache.batch, { recover: true })
       return computed(q, (f) => ({
         markets: f.error ? {} : ((f.data?.v ?? {}) as Record<string, Market>),
-        loading: !!f.loading && !f.data,
-        error: f.error ?? null,
-        refresh: () => q.revalidate(),
+        ...readState(f, q),
       }))
     })
   }
