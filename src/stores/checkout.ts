@@ -166,15 +166,17 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     }
     return null
   }
+  /** The prompt the current session sees now. */
+  const pendingNow = () => pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+  /** Both are the same prompt (same wallet, market and side). */
+  const same = (a: Open | null, b: Open | null): b is Open => !!a && !!b && answerKey(a) === answerKey(b)
   const answer = (o: Open) => {
     $answered.setKey(answerKey(o), new Date().toISOString())
-    const now = openOf(o.wallet, $open.get()[o.wallet])
-    if (now && answerKey(now) === answerKey(o)) $open.setKey(o.wallet, undefined)
+    if (same(openOf(o.wallet, $open.get()[o.wallet]), o)) $open.setKey(o.wallet, undefined)
   }
   /** Acts only on the prompt the current session sees (a stale value never answers another wallet's prompt). */
   const current = (o: Open | null) => {
-    const now = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
-    if (!o || !now || answerKey(now) !== answerKey(o)) throw new VenuekitError('no-prompt', 'the take prompt is not open for the signed-in wallet')
+    if (!same(pendingNow(), o)) throw new VenuekitError('no-prompt', 'the take prompt is not open for the signed-in wallet')
     return o
   }
 
@@ -210,13 +212,13 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
     if ($answered.get()[answerKey(o)]) return false
     $open.setKey(o.wallet, `${o.marketId}|${o.side}`)
     // Open for the reader only while the buyer's account is signed in (otherwise kept for the buyer).
-    const shown = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+    const shown = pendingNow()
     heldRead.delete(answerKey(o))
     if (wanted(shown)) {
       markets.ensure(shown.marketId)
       readHeld(shown)
     }
-    return !!shown && answerKey(shown) === answerKey(o)
+    return same(shown, o)
   }
 
   /** The prompt drawn for `only` (a market id; '' for any market): open only while the pending prompt is about it. */
@@ -237,8 +239,7 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
         otherSideLabel: m && o && h != null && h !== o.side ? sideLabel(m.outcomes, h) : null,
         skip: () => {
           // A stale value's skip never answers a prompt the current session does not see.
-          const now = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
-          if (o && now && answerKey(now) === answerKey(o)) answer(o)
+          if (same(pendingNow(), o)) answer(o)
         },
         post: async (body: string) => {
           const asked = current(o)
@@ -257,7 +258,7 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
       onMount($p, () => {
         // The market of the prompt the reader sees (again on every sign-in: the buyer's prompt comes back).
         const read = () => {
-          const o = pendingFor(ctx.$session.get(), $open.get(), $answered.get())
+          const o = pendingNow()
           if (!wanted(o)) return
           markets.ensure(o.marketId)
           readHeld(o)
