@@ -2,6 +2,7 @@ import { html, nothing } from 'lit'
 import type { SubjectType } from '../../contract/ids.ts'
 import type { ForYouItem } from '../../contract/types.ts'
 import { emptyState, errorState, loadingState } from '../shared/states.ts'
+import { marketLink } from '../shared/market-link.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
 import type { CommentsStrings } from '../shared/strings/index.ts'
@@ -101,7 +102,7 @@ export class VkForYouRail extends VkElement {
           const m = v.markets[i.marketId.toLowerCase()] ?? v.markets[i.marketId]
           return m
             ? html`<li part="item" class="item">
-                <button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: m.id })}>${m.title}</button>
+                ${marketLink(this, m.id, m.title)}
                 <span part="reason" class="reason">${this.#reason(i)}</span>
               </li>`
             : nothing

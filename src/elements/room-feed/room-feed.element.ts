@@ -6,6 +6,7 @@ import { failureText, writeFailureText } from '../shared/failures.ts'
 import { relativeTime } from '../shared/format.ts'
 import { busy, mayMoveFocus } from '../shared/pending.ts'
 import { repliesView } from '../shared/replies.ts'
+import { marketLink } from '../shared/market-link.ts'
 import { feedRows, rowsList } from '../shared/signal-rows.ts'
 import { emptyState, errorState, loadingState, pagedBody } from '../shared/states.ts'
 import { ReaderChange } from '../shared/reader-change.ts'
@@ -359,7 +360,7 @@ export class VkRoomFeed extends VkElement {
       body = html`<ul class="markets">
         ${markets.map(
           (m) => html`<li>
-            <button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: m.id })}>${m.title}</button>
+            ${marketLink(this, m.id, m.title)}
             ${m.closesAt ? html`<span class="muted">${s.t('closesIn', { time: relativeTime(m.closesAt, s.locale) })}</span>` : nothing}
           </li>`,
         )}

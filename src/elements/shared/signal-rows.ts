@@ -11,6 +11,7 @@ import { sideLabel } from '../../core/index.ts'
 import type { FeedValue } from '../../stores/index.ts'
 import type { StringsController } from './strings-controller.ts'
 import type { VkElement } from './vk-element.ts'
+import { marketLink } from './market-link.ts'
 
 /** A post with its lines, or a quiet signal row (`key`: unique in the list, for `repeat`). */
 export type FeedRow = { post: Post; lines: Signal[]; settled: Settlement[] } | { quiet: Signal; key: string }
@@ -83,7 +84,7 @@ export function rowsList(
           const title = v.titles[s.marketId.toLowerCase()]
           return html`<li part="signal-row" class="quiet">
             ${title
-              ? html`<button type="button" part="market" class="market" @click=${() => host.emit('vk-open-market', { marketId: s.marketId })}>${title}</button>`
+              ? marketLink(host, s.marketId, title)
               : nothing}
             <span>${signal(s)}</span>
           </li>`

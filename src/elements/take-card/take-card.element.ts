@@ -3,6 +3,7 @@ import type { OutcomeLabel, Post } from '../../contract/types.ts'
 import { formatAmount, sideLabel, takeReceipt } from '../../core/index.ts'
 import { Composer } from '../shared/composer.ts'
 import { failureText, joinOffer, writeFailureText } from '../shared/failures.ts'
+import { marketLink } from '../shared/market-link.ts'
 import { busy, mayMoveFocus } from '../shared/pending.ts'
 import { absoluteTime, formatBps, relativeTime } from '../shared/format.ts'
 import { displayName, isSessionsPost, isViewersPost, safeAvatarUrl } from '../shared/identity.ts'
@@ -492,7 +493,7 @@ export class VkTakeCard extends VkElement {
         ${p.editedAt ? html`<span class="muted">${this.#str.t('editedMark', { edited: this.#str.t('edited') })}</span>` : nothing}
       </header>
       ${this.showMarket && title && p.subjectType === 'event'
-        ? html`<p class="market-line"><button type="button" part="market" class="market" @click=${() => this.emit('vk-open-market', { marketId: p.subjectRef })}>${title}</button></p>`
+        ? html`<p class="market-line">${marketLink(this, p.subjectRef, title)}</p>`
         : nothing}
       ${p.fromSeries || p.stance || p.hidden
         ? html`<div class="chips">
