@@ -12,6 +12,14 @@ import { VkElement } from '../shared/vk-element.ts'
 import { styles } from './take-prompt.styles.ts'
 
 /**
+ * The control focused last on the page, inside shadow roots too (a focus event's `relatedTarget` names only the
+ * host of another element's control, e.g. `<vk-follow-button>`, which cannot take focus back). Set after every
+ * element's own focusin handlers have run, so while focus enters the prompt it is still the control it left.
+ */
+let lastFocused: HTMLElement | null = null
+globalThis.addEventListener?.('focusin', (e) => (lastFocused = e.composedPath()[0] as HTMLElement))
+
+/**
  * @summary Asks for a reason after a side is taken in the venue's checkout drawer (§3.4).
  *
  * It opens after a settled buy (`vk.buySettled(…)`) when this wallet has not answered for that market and
@@ -166,9 +174,9 @@ export class VkTakePrompt extends VkElement {
     if (inside && to?.isConnected) this.updateComplete.then(() => to.focus())
   }
 
+  /** Focus came from a control outside the prompt (`relatedTarget` is its host when it is inside another element). */
   #onFocusIn(e: FocusEvent) {
-    const from = e.relatedTarget
-    if (from instanceof HTMLElement && from !== this && !this.renderRoot.contains(from)) this.#returnTo = from
+    if (e.relatedTarget && !this.renderRoot.contains(lastFocused)) this.#returnTo = lastFocused
   }
 
   #onKeydown(e: KeyboardEvent) {
