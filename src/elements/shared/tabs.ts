@@ -43,20 +43,24 @@ export function tabList<K extends string>(
 }
 
 export const tabStyles = css`
+  /*
+   * Only the selected tab has a bottom border (forced colours paint a transparent one too, so every tab would look
+   * selected there); the labels share a baseline, so the others being 2px shorter does not move them.
+   */
   [role='tablist'] {
     display: flex;
+    align-items: baseline;
     gap: var(--_vk-space-2);
     border-bottom: 1px solid var(--_vk-color-border);
   }
   [role='tab'] {
     background: none;
     border: 0;
-    border-bottom: 2px solid transparent;
     padding: var(--_vk-space-2) var(--_vk-space-3);
     cursor: pointer;
   }
-  [role='tab'][aria-selected='true'] {
-    border-bottom-color: var(--_vk-color-accent);
+  [aria-selected='true'] {
+    border-bottom: 2px solid var(--_vk-color-accent);
     font-weight: 600;
   }
 `

@@ -97,10 +97,11 @@ export const styles = [
       flex-wrap: wrap;
       gap: var(--_vk-space-1);
     }
+    /* A transparent edge: forced colours paint it, so the buttons do not read as plain text there. */
     .action {
       min-height: 32px;
       padding: 0 var(--_vk-space-2);
-      border: 0;
+      border: 1px solid transparent;
       border-radius: var(--_vk-radius-pill);
       background: none;
       color: var(--_vk-color-muted);
