@@ -17,12 +17,15 @@ export const styles = [
       margin: 0;
       padding: 0;
     }
+    /* A name of 40 characters without a space (the service's longest) wraps in a 320 px column, in the row and in Ban's question. */
     [part='row'] {
       padding: var(--_vk-space-3) 0;
       border-bottom: 1px solid var(--_vk-color-border);
+      overflow-wrap: anywhere;
     }
     .meta {
       display: flex;
+      flex-wrap: wrap;
       gap: var(--_vk-space-2);
       color: var(--_vk-color-muted);
       font-size: var(--_vk-font-size-small);
@@ -34,7 +37,6 @@ export const styles = [
     [part='body'] {
       margin: var(--_vk-space-1) 0;
       white-space: pre-wrap;
-      overflow-wrap: anywhere;
     }
     [part='flags'],
     .reasons {
@@ -43,9 +45,6 @@ export const styles = [
       gap: var(--_vk-space-2);
       font-size: var(--_vk-font-size-small);
       color: var(--_vk-color-muted);
-    }
-    .reasons li {
-      overflow-wrap: anywhere;
     }
     .warn {
       color: var(--_vk-color-danger);
