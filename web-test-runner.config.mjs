@@ -71,12 +71,33 @@ function focusPageCommand() {
   }
 }
 
+/**
+ * `executeServerCommand('vk-forced-colors', { active })`: emulates (or stops emulating) forced-colors mode (Windows
+ * High Contrast): Chromium then paints with the forced system colours, as a reader using it sees the page. The chrome
+ * launcher is puppeteer's, whose `emulateMedia` command ignores `forcedColors`.
+ */
+function forcedColorsCommand() {
+  // An emulation lasts as long as the DevTools session that set it: one kept per test page.
+  const sessions = new Map()
+  return {
+    name: 'vk-forced-colors',
+    async executeCommand({ command, session, payload }) {
+      if (command !== 'vk-forced-colors') return undefined
+      // Through the DevTools protocol: this puppeteer's emulateMediaFeatures refuses forced-colors.
+      const page = session.browser.getPage(session.id)
+      if (!sessions.has(page)) sessions.set(page, await page.createCDPSession())
+      await sessions.get(page).send('Emulation.setEmulatedMedia', { features: [{ name: 'forced-colors', value: payload?.active ? 'active' : 'none' }] })
+      return true
+    },
+  }
+}
+
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: true,
   middleware: [faultRoutes],
   concurrency: 1,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), referenceService(), focusPageCommand()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), referenceService(), focusPageCommand(), forcedColorsCommand()],
   browsers: [
     chromeLauncher({
       launchOptions: {
