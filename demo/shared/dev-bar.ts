@@ -58,7 +58,8 @@ export function mountDevBar(host: HTMLElement, vk: DemoContext, opts: { market?:
 
   async function use(handle: string | null) {
     const w: DemoWallet | undefined = DEMO_WALLETS.find((x) => x.handle === handle)
-    select.disabled = true
+    // Busy, not disabled: a disabled control drops keyboard focus to the page's body (a change meanwhile is ignored).
+    select.setAttribute('aria-disabled', 'true')
     try {
       if (wallet) await vk.signOut().catch(() => {})
       wallet = null
@@ -82,11 +83,11 @@ export function mountDevBar(host: HTMLElement, vk: DemoContext, opts: { market?:
       say(`Sign-in failed: ${(e as Error).message}`, true)
     } finally {
       select.value = wallet ? (w?.handle ?? '') : ''
-      select.disabled = false
+      select.removeAttribute('aria-disabled')
       host.dispatchEvent(new CustomEvent('demo-wallet-change', { bubbles: true, detail: { wallet } }))
     }
   }
-  select.addEventListener('change', () => void use(select.value || null))
+  select.addEventListener('change', () => void (select.hasAttribute('aria-disabled') || use(select.value || null)))
 
   if (opts.market && opts.buyHost) mountBuyButtons(opts.buyHost, opts.market, vk, () => wallet, say)
 
@@ -108,7 +109,9 @@ function mountBuyButtons(host: HTMLElement, market: Market, vk: DemoContext, wal
     b.addEventListener('click', async () => {
       const w = wallet()
       if (!w) return say('Pick a demo wallet first: buying needs a signed-in wallet.', true)
-      buttons.forEach((x) => (x.disabled = true))
+      // Busy, not disabled: a disabled button drops keyboard focus to the page's body.
+      if (b.hasAttribute('aria-disabled')) return
+      buttons.forEach((x) => x.setAttribute('aria-disabled', 'true'))
       try {
         // The fixture chain settles the trade at once: the position it leaves is what proves the take's stance.
         const r = await fetch('/v1/dev/trades', {
@@ -122,7 +125,7 @@ function mountBuyButtons(host: HTMLElement, market: Market, vk: DemoContext, wal
       } catch (e) {
         say(`Buy failed: ${(e as Error).message}`, true)
       } finally {
-        buttons.forEach((x) => (x.disabled = false))
+        buttons.forEach((x) => x.removeAttribute('aria-disabled'))
       }
     })
     return b
