@@ -13,6 +13,7 @@ import type { VkTakePrompt } from '../../src/elements/take-prompt/take-prompt.el
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
 import type { VkAuthorTakes } from '../../src/elements/author-takes/author-takes.element.ts'
 import type { VkModerationQueue } from '../../src/elements/moderation-queue/moderation-queue.element.ts'
+import type { Post } from '../../src/contract/types.ts'
 import { deep, deepActive, deepAll, disposeVk, makeVk, service, setProfile, until } from './elements-env.ts'
 
 const clearPromptMemory = () => Object.keys(localStorage).filter((k) => k.startsWith('vk:take-prompt')).forEach((k) => localStorage.removeItem(k))
@@ -127,5 +128,38 @@ describe('UX audit (keyboard, reflow, forced colours)', () => {
     for (const part of deepAll(el, '[part="row"] *')) {
       expect(Math.round(part.getBoundingClientRect().right), `${part.outerHTML.slice(0, 60)} stays inside the 288 px column`).to.be.at.most(Math.round(right))
     }
+  })
+})
+
+describe('UX audit: live regions', () => {
+  afterEach(() => disposeVk())
+
+  it('issue 7 rule 3 "each shows pending, then the result" (announced in the status line): a second Keep in a row is announced again, though its sentence is the same as the first\'s', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const owner = s.wallet()
+    const v = await s.venue({ owner })
+    const author = await s.signedIn({ venueId: v.venueId })
+    const reporter = await s.signedIn({ venueId: v.venueId })
+    const market = await s.addMarket()
+    const posts: Post[] = []
+    for (const body of ['first', 'second']) {
+      const p = await author.createPost('event', market.id, body)
+      await reporter.reportPost(p.id, 'spam')
+      posts.push(p)
+    }
+    await vk.signIn(owner)
+    const el = await fixture<VkModerationQueue>(html`<vk-moderation-queue venue-id=${v.venueId}></vk-moderation-queue>`)
+    const rowOf = (id: string) => deep(el, `#vk-post-${id}`)
+    await until(() => rowOf(posts[0].id) && rowOf(posts[1].id), 'both reported posts')
+    const line = deep(el, '[part="status"]')!
+    // What a screen reader is told: each time the polite line's text is set (a change of its content).
+    const said: string[] = []
+    new MutationObserver(() => said.push(line.textContent!.trim())).observe(line, { childList: true, subtree: true, characterData: true })
+    for (const p of posts) {
+      deep<HTMLButtonElement>(rowOf(p.id)!, 'button[data-action="keep"]')!.click()
+      await until(() => !rowOf(p.id), `${p.body} kept, and gone from Open`)
+    }
+    await until(() => said.filter((t) => t === 'Keep: done').length >= 2, `"Keep: done" said twice (said: ${JSON.stringify(said)})`)
   })
 })

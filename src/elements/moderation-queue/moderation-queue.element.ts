@@ -205,6 +205,8 @@ export class VkModerationQueue extends VkElement {
     const mine = this.#reader.mine()
     this.#refocus = null
     this.status = { ...this.status, [key]: { action, phase: 'pending' } }
+    // The line empties while the action runs, so a result worded like the last one ('Keep: done' twice) is said again.
+    this.announce = ''
     try {
       if (action === 'ban' || action === 'unban') await m[action](item.post.author, item.post.id)
       else await m[action](item.post.id)
