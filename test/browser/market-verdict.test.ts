@@ -42,7 +42,7 @@ describe('<vk-market-verdict> and <vk-market-verdict-counts>', () => {
       if (tag === 'vk-market-verdict') expect(deepText(deep(el, '[part="status"]')!)).to.equal('Settled · 3 holders')
     })
 
-    it(`issue 7 rule 6 "a voided market counts nobody wrong" (<${tag}>)`, async () => {
+    it(`issue 7 rule 6 "a voided market counts nobody wrong"; §2.12 "A voided market has no winner" (<${tag}>)`, async () => {
       await makeVk()
       const id = await heldMarket('void')
       const el = await mount(tag, id)
@@ -51,6 +51,8 @@ describe('<vk-market-verdict> and <vk-market-verdict-counts>', () => {
       expect(!!deep(el, 'li.wrong')).to.equal(false)
       expect(deepText(deep(el, '[part="counts"]')!)).to.equal('0 right 3 undecided')
       expect(deepText(deep(el, '[part="void"]')!)).to.equal('Nobody was wrong')
+      // §2.12 "A voided market has no winner": its status says so, never 'Settled' as if someone won.
+      if (tag === 'vk-market-verdict') expect(deepText(deep(el, '[part="status"]')!)).to.equal('Voided: no winner')
     })
 
     it(`issue 7 rule 6 "a market nobody held renders nothing" (<${tag}>)`, async () => {

@@ -233,6 +233,25 @@ describe('feed (§2.2, §4.1)', () => {
     off()
   })
 
+  it('§2.2 "render in the order given": a post whose rank fell below the cursor after its page was read (an agree taken back) is not drawn again from a later page; each post once, where it was first read', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const m = await env.h.addMarket()
+    const a = await (await env.h.signedIn()).createPost('event', m.id, 'older, agreed with')
+    const b = await (await env.h.signedIn()).createPost('event', m.id, 'newer')
+    const fan = await env.h.signedIn()
+    await fan.reactPost(a.id, true)
+    const s = vk.feed('subject', { subjectType: 'event', subjectRef: m.id, limit: 1 })
+    const off = mount(s)
+    await until(s, (v) => v.posts.length === 1)
+    assert.deepEqual(ids(s.get().posts), [a.id], 'the agreed post ranks first')
+    // Its score falls below the newer post's, and below the cursor page 1 ended at: the service lists it again.
+    await fan.reactPost(a.id, false)
+    while (s.get().hasMore) await s.get().loadMore()
+    assert.deepEqual(ids(s.get().posts), [a.id, b.id], 'each post once, in the order first read')
+    off()
+  })
+
   it('"a store never shows the previous reader\'s answer": a loadMore answered after another reader signed in is discarded, and leaves the new reader\'s pages alone', async (t) => {
     const spy = spyFetch()
     const vk = page(env, { fetch: spy.fetch })
