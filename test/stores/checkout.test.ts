@@ -277,6 +277,20 @@ describe('take prompt (§3.4)', () => {
     assert.equal(vk.takePrompt().get().open, true, 'another wallet')
   })
 
+  it('§3.4 "closed → settled buy → open" only with "no answer yet for this wallet, market and side": a buy of an answered side opens nothing and leaves the prompt still open for another market as it is', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const answered = await env.h.addMarket()
+    const asked = await env.h.addMarket()
+    const w = await signInOn(vk, env)
+    vk.buySettled({ wallet: w.address, marketId: answered.id, side: 0 })
+    vk.takePrompt().get().skip()
+    assert.equal(vk.buySettled({ wallet: w.address, marketId: asked.id, side: 1 }), true)
+    assert.equal(vk.buySettled({ wallet: w.address, marketId: answered.id, side: 0 }), false, 'answered: no question')
+    const v = vk.takePrompt().get()
+    assert.deepEqual([v.open, v.marketId, v.side], [true, asked.id, 1], 'the unanswered prompt is still the one asked')
+  })
+
   it('§3.4 "open → a posted take → answered": post(body) writes the take on the market\'s thread (stance proved by the service); a failed post throws and stays open', async (t) => {
     const vk = page(env)
     t.after(() => vk.dispose())
