@@ -141,6 +141,20 @@ describe('identity (§2.12)', () => {
     off()
   })
 
+  it('§2.12 useFollow "refreshKey must be bumped on login and logout": only then — linking a wallet keeps the session (same token) and the key, and a Follow latched before it still follows', async (t) => {
+    const vk = page(env)
+    t.after(() => vk.dispose())
+    const s = vk.follow('category', freshRef('fol'))
+    const off = mount(s)
+    await signInOn(vk, env)
+    const latched = await until(s, (v) => v.following === false)
+    await vk.client.auth.linkWallet(env.h.wallet())
+    assert.equal(s.get().refreshKey, latched.refreshKey, 'the same reader: not bumped')
+    await latched.follow()
+    assert.equal((await until(s, (v) => v.following === true)).following, true)
+    off()
+  })
+
   it('§4.5 rule 3 (a reader change): a Follow answered after a logout and another login is the previous reader\'s; the new reader never sees it, nor its pending state or failure', async (t) => {
     const spy = spyFetch()
     const vk = page(env, { fetch: spy.fetch })
