@@ -6,7 +6,7 @@ import type { Post } from '../../src/contract/types.ts'
 import { VenuekitError } from '../../src/sdk/errors.ts'
 import type { CheckoutAdapter, CheckoutTarget } from '../../src/stores/index.ts'
 import { newMarketId } from '../helpers/service.ts'
-import { mount, page, signInOn, startEnv, until, type Env } from './helpers.ts'
+import { mount, page, signInOn, spyFetch, startEnv, until, type Env } from './helpers.ts'
 
 let env: Env
 before(async () => {
@@ -165,6 +165,28 @@ describe('checkout and tail', () => {
     // The drawer opens after a fresh read of the market (§7.2).
     for (let i = 0; i < 100 && !rec.opened.length; i++) await new Promise((r) => setTimeout(r, 20))
     assert.deepEqual(rec.opened, [{ marketId: open.id, side: 1, source: 'tail' }], "the take's exact side")
+    off()
+  })
+
+  it('§2.12 "useTail().tail(post) … returns false instead of guessing when it cannot": a market whose read failed is not asked for again on every draw of its Tail (one read per retry window), and Tail stays off', async (t) => {
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    vk.setCheckout(recordingAdapter().adapter)
+    const m = await env.h.addMarket()
+    const reads = () => spy.calls.filter((c) => c.url.pathname === '/v1/markets').length
+    spy.fail((u) => u.pathname === '/v1/markets')
+    const tail = vk.tail()
+    const off = mount(tail)
+    assert.equal(tail.get().canTail(takeOn(m.id, 0)), false)
+    for (let i = 0; i < 100 && reads() < 1; i++) await new Promise((r) => setTimeout(r, 10))
+    await new Promise((r) => setTimeout(r, 100))
+    // Every card draw asks canTail again: within the window nothing more is read.
+    for (let i = 0; i < 5; i++) {
+      assert.equal(tail.get().canTail(takeOn(m.id, 0)), false)
+      await new Promise((r) => setTimeout(r, 30))
+    }
+    assert.equal(reads(), 1, 'the failed market read is not repeated at every draw')
     off()
   })
 
