@@ -4,6 +4,7 @@ import '../../src/elements/community-takes/community-takes.ts'
 import '../../src/elements/market-comments/market-comments.ts'
 import '../../src/elements/for-you-rail/for-you-rail.ts'
 import { AUTO_PAGES, type VkCommunityTakes } from '../../src/elements/community-takes/community-takes.element.ts'
+import { feedRows } from '../../src/elements/shared/signal-rows.ts'
 import type { Market, Post, Signal } from '../../src/contract/types.ts'
 import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, expectSignalRows, isPath, makeVk, nodeFeed, service, until, withSignals } from './elements-env.ts'
 
@@ -243,6 +244,19 @@ describe('<vk-community-takes>', () => {
     const el = await mount({ scope: 'subject', ref: f.ref })
     // Placed before the post named by `before` (after the last post when null); settlements under their post.
     await expectSignalRows(el, f, vk)
+  })
+
+  it('§2.2 "One with attachTo: null is its own quiet row placed before a post (null means after the last post)": a quiet row whose `before` is null is drawn after the last post, never dropped', async () => {
+    await makeVk()
+    const f = await withSignals()
+    const page = await f.s.client().postFeed({ scope: 'subject', subjectType: 'category', subjectRef: f.ref, sort: 'live' })
+    const quiet = page.signals.find((x) => !x.attachTo)!
+    // The same page as the service places it when the row ranks below every post of the last page.
+    const last = { ...page, signals: page.signals.map((x) => (x === quiet ? { ...x, before: null } : x)) }
+    const rows = feedRows(last, () => true, () => true)
+    expect(rows.filter((r) => 'post' in r).map((r) => ('post' in r ? r.post.id : '')), 'every post, in order').to.deep.equal(page.posts.map((p) => p.id))
+    const end = rows[rows.length - 1]
+    expect('quiet' in end && end.quiet.marketId, 'the last row is the quiet row').to.equal(quiet.marketId)
   })
 
   it('§2.2 a quiet row is "placed before a post" of the page whose order holds it: in record order it has no record, so it comes after the ranked caller\'s settled take (page 1) and before the next page\'s first post, where Load more draws it', async () => {
