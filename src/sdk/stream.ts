@@ -25,6 +25,8 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
   let retries = 0
   let timer: ReturnType<typeof setTimeout> | undefined
   let beat: ReturnType<typeof setInterval> | undefined
+  /** The retries of topics the service could not check (RETRY_MS): `stop` clears them with the rest. */
+  const retrying = new Set<ReturnType<typeof setTimeout>>()
   const send = (m: StreamClientMessage) => ws?.readyState == 1 && ws.send(JSON.stringify(m))
   const subscribe = (topic: string) => send({ type: 'subscribe', topic, token: token() })
   const fire = (t: string) => topics.get(t)?.forEach((cb) => cb())
@@ -60,7 +62,8 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
       if (m.type == 'changed') fire(m.topic)
       else if (m.type == 'error' && m.code == 'stream-unavailable') {
         const t = m.topic!
-        setTimeout(() => ws == s && topics.has(t) && (subscribe(t), fire(t)), RETRY_MS)
+        const r = setTimeout(() => retrying.delete(r) && ws == s && topics.has(t) && (subscribe(t), fire(t)), RETRY_MS)
+        retrying.add(r)
       }
     }
     s.onerror = () => {}
@@ -72,6 +75,8 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
   const stop = () => {
     clearTimeout(timer)
     clearInterval(beat)
+    retrying.forEach(clearTimeout)
+    retrying.clear()
     timer = undefined
     const s = ws
     ws = null
