@@ -78,6 +78,8 @@ export function createStream(url: string, Impl: SocketConstructor | undefined, t
     retrying.forEach(clearTimeout)
     retrying.clear()
     timer = undefined
+    // The next socket is a first one: no backoff carried over, and no callback called when it opens.
+    retries = 0
     const s = ws
     ws = null
     s?.close(1000)
