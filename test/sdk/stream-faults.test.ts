@@ -42,6 +42,7 @@ import type { Post } from '../../src/contract/types.ts'
 import { createClient, type SocketConstructor } from '../../src/sdk/index.ts'
 import { startReferenceService } from '../../src/server/node.ts'
 import { createVenuekit, type Venuekit } from '../../src/stores/index.ts'
+import type { CommentsValue } from '../../src/stores/comments.ts'
 import { freshPgDatabase } from '../../scripts/lib/pg-database.ts'
 import { ON_POSTGRES, type TestService } from '../helpers/service.ts'
 import { startOnTestStore } from '../helpers/test-store.ts'
@@ -232,16 +233,6 @@ interface Made {
 }
 
 const view = (p: Post) => ({ id: p.id, body: p.body, agrees: p.agrees })
-interface Live {
-  posts: Post[]
-  threads: Record<string, Post[]>
-  loading: boolean
-  refreshing: boolean
-  loadingMore: boolean
-  hasMore: boolean
-  newCount: number
-  showNew(): void
-}
 const viewOf = (posts: Post[], threads: Record<string, Post[]>) => posts.map((p) => ({ ...view(p), replies: (threads[p.id] ?? []).map(view) }))
 
 async function until(cond: () => boolean, what: () => string, ms = 15_000) {
@@ -388,9 +379,9 @@ async function runSeq(seq: Op[]) {
       const busy = stores.some((s) => s.get().loading || s.get().refreshing) || counts.some((s) => s.get().loading)
       if (!busy) {
         const shown = stores.map((s) => {
-          const v = s.get() as unknown as Live
+          const v = s.get() as CommentsValue
           if (v.newCount) v.showNew()
-          const w = s.get() as unknown as Live
+          const w = s.get() as CommentsValue
           return { posts: viewOf(w.posts, w.threads), oldest: w.hasMore ? w.posts.at(-1)?.id : undefined }
         })
         const read = await Promise.all(threads.map((t) => fresh.posts(t.type, t.ref, { limit: 100 })))

@@ -27,6 +27,7 @@ import assert from 'node:assert/strict'
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
 import type { Post } from '../../src/contract/types.ts'
+import type { CommentsValue } from '../../src/stores/comments.ts'
 import type { Ctx } from '../../src/stores/ctx.ts'
 import { MODERATION_CTX } from '../../src/stores/moderation.ts'
 import type { Venuekit } from '../../src/stores/index.ts'
@@ -97,15 +98,8 @@ interface Listed {
 }
 const viewOf = (v: Listed, posts = v.posts) => posts.map((p) => ({ ...view(p), replies: (v.threads[p.id] ?? []).map(view) }))
 
-interface Live {
-  posts: Post[]
-  threads: Record<string, Post[]>
-  loading: boolean
-  refreshing: boolean
-  loadingMore: boolean
-  hasMore: boolean
-  newCount?: number
-}
+/** What the thread and the feed stores hold in common (`newCount`: the thread's). */
+type Live = Listed & Pick<CommentsValue, 'loading' | 'refreshing' | 'loadingMore' | 'hasMore'> & Partial<Pick<CommentsValue, 'newCount'>>
 /** Waits until no read is in flight and the value has not changed for 300 ms. */
 async function settle(s: { get(): Live }) {
   let last = ''
