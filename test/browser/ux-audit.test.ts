@@ -3,18 +3,20 @@
  * defect a venue's user met, reproduced against the running reference service, with real key presses.
  */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
-import { executeServerCommand, sendKeys } from '@web/test-runner-commands'
+import { emulateMedia, executeServerCommand, sendKeys } from '@web/test-runner-commands'
 import '../../src/elements/platform-provider/platform-provider.ts'
 import '../../src/elements/take-prompt/take-prompt.ts'
 import '../../src/elements/take-card/take-card.ts'
 import '../../src/elements/author-takes/author-takes.ts'
 import '../../src/elements/moderation-queue/moderation-queue.ts'
+import '../../src/elements/comments/comments.ts'
 import type { VkTakePrompt } from '../../src/elements/take-prompt/take-prompt.element.ts'
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
 import type { VkAuthorTakes } from '../../src/elements/author-takes/author-takes.element.ts'
 import type { VkModerationQueue } from '../../src/elements/moderation-queue/moderation-queue.element.ts'
+import type { VkComments } from '../../src/elements/comments/comments.element.ts'
 import type { Post } from '../../src/contract/types.ts'
-import { deep, deepActive, deepAll, disposeVk, makeVk, service, setProfile, until } from './elements-env.ts'
+import { deep, deepActive, deepAll, deepText, disposeVk, isPath, makeVk, service, setProfile, until } from './elements-env.ts'
 
 const clearPromptMemory = () => Object.keys(localStorage).filter((k) => k.startsWith('vk:take-prompt')).forEach((k) => localStorage.removeItem(k))
 
@@ -38,6 +40,7 @@ describe('UX audit (keyboard, reflow, forced colours)', () => {
     disposeVk()
     clearPromptMemory()
     await executeServerCommand('vk-forced-colors', { active: false })
+    await emulateMedia({ reducedMotion: 'no-preference' })
   })
 
   it('§3.4 and §1.10 "focus goes back where it came from": Tab from a control inside another element (Follow) into the take prompt, post or Skip, and focus is back on that control, not lost to the page\'s body', async () => {
@@ -104,6 +107,80 @@ describe('UX audit (keyboard, reflow, forced colours)', () => {
       const st = getComputedStyle(b)
       expect(st.borderTopStyle !== 'none' && parseFloat(st.borderTopWidth) > 0, `${b.getAttribute('part')} has an edge in forced colours`).to.equal(true)
     }
+  })
+
+  it('WCAG 2.3.3 / prefers-reduced-motion: with reduced motion nothing in a take card moves (its highlight\'s background transition is instant, like the skeleton\'s pulse)', async () => {
+    await makeVk()
+    const s = await service()
+    const a = await s.signedIn()
+    const m = await s.addMarket()
+    const post = await a.createPost('event', m.id, 'because')
+    await emulateMedia({ reducedMotion: 'reduce' })
+    expect(matchMedia('(prefers-reduced-motion: reduce)').matches, 'reduced motion emulated').to.equal(true)
+    const card = await fixture<VkTakeCard>(html`<vk-take-card .post=${post} highlight></vk-take-card>`)
+    await until(() => deep(card, '[part~="card"]'), 'the card')
+    for (const x of deepAll(card, '*')) {
+      const st = getComputedStyle(x)
+      const moves = st.transitionDuration.split(',').some((d) => parseFloat(d) > 0) || st.animationName !== 'none'
+      expect(moves, `${x.outerHTML.slice(0, 60)} does not move (transition ${st.transitionDuration}, animation ${st.animationName})`).to.equal(false)
+    }
+  })
+
+  it('WCAG 1.4.11 / forced colours: the loading skeleton\'s bars stay visible in forced-colors mode (each keeps an edge once forced colours remove its background)', async () => {
+    const vk = await makeVk()
+    const s = await service()
+    const m = await s.addMarket()
+    const release = vk.faults.hold(isPath('/v1/social/posts'))
+    try {
+      const el = await fixture<VkComments>(html`<vk-comments subject-type="event" subject-ref=${m.id}></vk-comments>`)
+      await until(() => deep(el, '[part~="loading"]'), 'the skeleton')
+      await executeServerCommand('vk-forced-colors', { active: true })
+      expect(matchMedia('(forced-colors: active)').matches, 'forced colours emulated').to.equal(true)
+      const bars = deepAll(el, '.vk-skeleton span')
+      expect(bars.length).to.be.greaterThan(0)
+      for (const b of bars) {
+        const st = getComputedStyle(b)
+        expect(st.borderTopStyle !== 'none' && parseFloat(st.borderTopWidth) > 0, 'a skeleton bar has an edge in forced colours').to.equal(true)
+        expect(st.borderTopColor, 'its edge is painted (not transparent)').to.not.equal('rgba(0, 0, 0, 0)')
+        expect(st.borderTopColor, 'its edge differs from its background').to.not.equal(st.backgroundColor)
+      }
+    } finally {
+      release()
+    }
+  })
+
+  it('WCAG 2.4.11 focus not obscured: Shift+Tab up a thread scrolled under its sticky "N new" bar never leaves the focused control under the bar', async () => {
+    await makeVk()
+    const s = await service()
+    const m = await s.addMarket()
+    const author = await s.signedIn()
+    for (let i = 0; i < 6; i++) await author.createPost('event', m.id, `take ${i}`)
+    const box = await fixture(html`<div style="height: 300px; overflow: auto"><vk-comments subject-type="event" subject-ref=${m.id}></vk-comments></div>`)
+    const el = box.querySelector('vk-comments') as VkComments
+    await until(() => deepAll(el, '[part~="row"]').length === 6 && deep(el, '[part~="agree"]'), 'the thread')
+    // Let the thread's stream subscription settle (it is made when the thread mounts).
+    await new Promise((r) => setTimeout(r, 300))
+    await author.createPost('event', m.id, 'arrived live')
+    const bar = deep(el, '[part~="new-bar"]')!
+    await until(() => deepText(bar).includes('1 new post'), 'the "1 new post" bar', 10_000)
+    const barButton = bar.querySelector('button')!
+    await el.updateComplete
+    box.scrollTop = box.scrollHeight
+    const controls = deepAll(el, '[part~="list"] vk-take-card').flatMap((c) => deepAll(c, 'button'))
+    controls.at(-1)!.focus()
+    let seen = 0
+    for (let i = 0; i < 40; i++) {
+      await sendKeys({ down: 'Shift' })
+      await sendKeys({ press: 'Tab' })
+      await sendKeys({ up: 'Shift' })
+      const f = deepActive()
+      if (!f || !controls.includes(f as HTMLButtonElement)) break
+      seen++
+      const fr = f.getBoundingClientRect()
+      const br = barButton.getBoundingClientRect()
+      expect(fr.top >= br.bottom || fr.bottom <= br.top, `${f.getAttribute('part')} (${Math.round(fr.top)}–${Math.round(fr.bottom)}) is not under the bar (${Math.round(br.top)}–${Math.round(br.bottom)})`).to.equal(true)
+    }
+    expect(seen, 'Shift+Tab went up through the cards').to.be.greaterThan(6)
   })
 
   it('WCAG 1.4.10 reflow: at 320 CSS px the moderation queue wraps an author\'s longest name (40 characters, no spaces) instead of scrolling sideways', async () => {

@@ -2,9 +2,14 @@ import { css } from 'lit'
 
 /** The thread layout, shared by `<vk-comments>` and `<vk-market-comments>`. */
 export const threadStyles = css`
+  /*
+   * Below the "N new" bar (its top, 8px, a 32px button, 8px clear): how far from the scroll area's top a focused
+   * control comes to rest (theme.ts's scroll-margin-top), so Shift+Tab never leaves focus under the bar (WCAG 2.4.11).
+   */
   .thread {
     display: grid;
     gap: var(--_vk-space-3);
+    --_vk-bar: calc(var(--vk-sticky-top, 0px) + 48px);
   }
   .hint {
     margin: 0;

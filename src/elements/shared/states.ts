@@ -102,6 +102,8 @@ export const stateStyles = css`
   .vk-skeleton span {
     display: block;
     height: 0.8em;
+    /* Invisible, except in forced colours, which remove the background and paint the border (CanvasText). */
+    border: 1px solid transparent;
     border-radius: var(--_vk-radius);
     background: var(--_vk-color-surface);
     animation: vk-pulse 1.2s ease-in-out infinite alternate;
@@ -112,11 +114,6 @@ export const stateStyles = css`
   @keyframes vk-pulse {
     to {
       opacity: 0.45;
-    }
-  }
-  @media (prefers-reduced-motion: reduce) {
-    .vk-skeleton span {
-      animation: none;
     }
   }
   .vk-empty {

@@ -90,10 +90,13 @@ export const themeStyles = css`
   :host([hidden]) {
     display: none;
   }
+  /* scroll-margin-top: inside a thread, a control scrolled into view (focus) rests below its sticky "N new" bar
+     (--_vk-bar, set in comments.styles.ts; elsewhere unset, so 0). */
   *,
   *::before,
   *::after {
     box-sizing: inherit;
+    scroll-margin-top: var(--_vk-bar);
   }
   button,
   input,
@@ -101,6 +104,13 @@ export const themeStyles = css`
   select {
     font: inherit;
     color: inherit;
+  }
+  /* Reduced motion: nothing in any element animates or transitions (the skeleton's pulse, a card's highlight). */
+  @media (prefers-reduced-motion: reduce) {
+    * {
+      animation: none !important;
+      transition: none !important;
+    }
   }
   :focus-visible {
     outline: 2px solid var(--_vk-color-focus);
