@@ -208,6 +208,36 @@ describe('UX audit (keyboard, reflow, forced colours)', () => {
   })
 })
 
+describe('UX audit: keyboard in the take prompt', () => {
+  afterEach(() => {
+    disposeVk()
+    clearPromptMemory()
+  })
+
+  it('§3.4 "posting the reason writes a take" with the keyboard like every composer: Ctrl+Enter in the reason posts it', async () => {
+    clearPromptMemory()
+    const vk = await makeVk()
+    const s = await service()
+    const w = s.wallet()
+    await vk.signIn(w)
+    const market = await s.addMarket({ prices: [4000, 6000] })
+    await s.setPosition(w.wallet, market.id, 0, '2500')
+    const el = await fixture<VkTakePrompt>(html`<vk-platform-provider .venuekit=${vk}><vk-take-prompt></vk-take-prompt></vk-platform-provider>`).then((p) => p.querySelector('vk-take-prompt') as VkTakePrompt)
+    vk.buySettled({ wallet: w.wallet, marketId: market.id, side: 0 })
+    await until(() => deep(el, 'textarea'), 'the prompt after the buy')
+    deep<HTMLTextAreaElement>(el, 'textarea')!.focus()
+    await sendKeys({ type: 'ETF inflows' })
+    const answers: string[] = []
+    el.addEventListener('vk-take-prompt-answered', (e) => answers.push((e as CustomEvent<{ answer: string }>).detail.answer))
+    await sendKeys({ down: 'Control' })
+    await sendKeys({ press: 'Enter' })
+    await sendKeys({ up: 'Control' })
+    await until(() => answers.length, 'answered by Ctrl+Enter')
+    expect(answers).to.deep.equal(['posted'])
+    await until(() => !deep(el, '[part="prompt"]'), 'closed by the take')
+  })
+})
+
 describe('UX audit: live regions', () => {
   afterEach(() => disposeVk())
 

@@ -11,6 +11,7 @@
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit'
 import { LIMITS, hasVisibleText } from '../../contract/limits.ts'
 import { busy } from './pending.ts'
+import { submitOnCtrlEnter } from './submit-keys.ts'
 import type { VkElement } from './vk-element.ts'
 
 export interface ComposerText {
@@ -150,9 +151,7 @@ export class Composer implements ReactiveController {
         ?autofocus=${o.autofocus}
         .value=${this.value}
         @input=${(e: Event) => (this.value = (e.target as HTMLTextAreaElement).value)}
-        @keydown=${(e: KeyboardEvent) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) (e.target as HTMLTextAreaElement).form?.requestSubmit()
-        }}
+        @keydown=${submitOnCtrlEnter}
       ></textarea>
       <div class="vk-composer-actions">
         ${this.failed

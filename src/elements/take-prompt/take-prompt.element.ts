@@ -6,6 +6,7 @@ import { failureText } from '../shared/failures.ts'
 import { busy } from '../shared/pending.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
+import { submitOnCtrlEnter } from '../shared/submit-keys.ts'
 import type { RoomStrings } from '../shared/strings/index.ts'
 import { VenuekitController } from '../shared/venuekit-context.ts'
 import { VkElement } from '../shared/vk-element.ts'
@@ -234,7 +235,7 @@ export class VkTakePrompt extends VkElement {
       ${p.otherSideLabel ? html`<p part="other-side" id="other-side">${s.t('promptOtherSide', { side: p.otherSideLabel })}</p>` : nothing}
       <form part="composer" @submit=${this.#post}>
         <label for="reason" class="vk-visually-hidden">${s.t('promptPlaceholder')}</label>
-        <textarea id="reason" part="input" rows="2" maxlength="2000" aria-describedby=${p.otherSideLabel ? 'hint other-side' : 'hint'} placeholder=${s.t('promptPlaceholder')} ?readonly=${this.posting}></textarea>
+        <textarea id="reason" part="input" rows="2" maxlength="2000" aria-describedby=${p.otherSideLabel ? 'hint other-side' : 'hint'} placeholder=${s.t('promptPlaceholder')} ?readonly=${this.posting} @keydown=${submitOnCtrlEnter}></textarea>
         <div class="buttons">
           <button type="submit" part="post" class="vk-button primary" ${busy(this.posting)}>
             ${this.posting ? s.t('promptPosting') : s.t('promptPost')}
