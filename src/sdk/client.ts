@@ -123,20 +123,21 @@ export function createClient(config: ClientConfig) {
   const cfg = resolveConfig(config)
   let session: SessionInfo | null = null
   const listeners = new Set<SessionListener>()
-  const request = createRequest(cfg, config.fetchImpl, () => session?.token)
+  // A fetchImpl that is not a function is refused now, not a NetworkError at the first request.
+  const request = createRequest(cfg, config.fetchImpl == null ? undefined : v.fn(config.fetchImpl, 'fetchImpl'), () => session?.token)
   /**
    * The moderation overlay of reads of posts when a read names no `venue`: the client's `venueId`, keyed or
    * not, so a venue's hides and bans hold on its pages with or without a key, and also when the service
    * refuses the key for reads (unknown, revoked, or trade-only). With a live key `venue` names the key's own
    * venue, so sending it changes nothing (§5.3: the named venue, else the key's).
    */
-  const venueOf = (o: { venue?: string }) => o.venue ?? cfg.venueId ?? undefined
+  const venueOf = (o?: { venue?: string } | null) => o?.venue ?? cfg.venueId ?? undefined
   const takeCounts = takeCountsReader(request, venueOf)
   const stream = createStream(cfg.streamUrl, config.WebSocketImpl, () => session?.token)
 
   /** A read: options become the query (the signal aside); the session goes along when there is one. */
-  const read = <T>(path: string, o: ReadOptions = {}, extra: Query = {}) => {
-    const { signal, ...q } = o as ReadOptions & Query
+  const read = <T>(path: string, o?: ReadOptions | null, extra: Query = {}) => {
+    const { signal, ...q } = (o ?? {}) as ReadOptions & Query
     return request<T>('GET', path, { query: { ...q, ...extra }, auth: 1, signal })
   }
   /** A write: needs a session, throws on failure, and drops cached counts. `gateway` last: only the auth writes use it. */
@@ -153,7 +154,8 @@ export function createClient(config: ClientConfig) {
     listeners.forEach((l) => l(s))
   }
   /** Optional subject of a feed or rail: validated when given. */
-  const maybeSubject = (o: { subjectType?: SubjectType; subjectRef?: string; room?: string }) => {
+  const maybeSubject = (o?: { subjectType?: SubjectType; subjectRef?: string; room?: string } | null) => {
+    o ??= {}
     if (o.room != null) v.room(o.room)
     return o.subjectType == null && o.subjectRef == null
       ? {}
@@ -166,15 +168,15 @@ export function createClient(config: ClientConfig) {
     const n = await request<NonceResult>('POST', PATHS.authNonce, { body: { address }, gateway: true })
     return { message: n.message, signature: await w.signMessage(n.message) }
   }
-  const modPost = (action: ModAction) => async (postId: string, o: ModOptions & WriteOptions & { pinned?: boolean } = {}) =>
-    write<ModActionResult>('POST', PATHS.modAction(action), { postId: v.postId(postId), venueId: o.venueId, pinned: o.pinned }, o.signal)
+  const modPost = (action: ModAction) => async (postId: string, o?: ModOptions & WriteOptions & { pinned?: boolean } | null) =>
+    write<ModActionResult>('POST', PATHS.modAction(action), { postId: v.postId(postId), venueId: o?.venueId, pinned: o?.pinned }, o?.signal)
   /** Ban and unban a wallet; with `postId` (a post of theirs) the post's queue item is actioned too. */
-  const modWallet = (action: ModAction) => async (wallet: string, o: ModOptions & WriteOptions & { postId?: string } = {}) =>
+  const modWallet = (action: ModAction) => async (wallet: string, o?: ModOptions & WriteOptions & { postId?: string } | null) =>
     write<ModActionResult>(
       'POST',
       PATHS.modAction(action),
-      { wallet: v.wallet(wallet), venueId: o.venueId, postId: o.postId == null ? undefined : v.postId(o.postId) },
-      o.signal,
+      { wallet: v.wallet(wallet), venueId: o?.venueId, postId: o?.postId == null ? undefined : v.postId(o?.postId) },
+      o?.signal,
     )
 
   return {
@@ -193,36 +195,36 @@ export function createClient(config: ClientConfig) {
     },
 
     /** One thread, newest first, cursor-paged. */
-    posts: async (subjectType: SubjectType, subjectRef: string, o: ThreadOptions = {}) => {
+    posts: async (subjectType: SubjectType, subjectRef: string, o?: ThreadOptions | null) => {
       const ref = v.subject(subjectType, subjectRef)
-      if (o.room != null) v.room(o.room)
+      if (o?.room != null) v.room(o?.room)
       return read<ThreadPage>(PATHS.posts, o, { subjectType, subjectRef: ref, venue: venueOf(o) })
     },
     /** The ranked feed: render in the order given. */
-    postFeed: async (o: FeedOptions = {}) => {
-      v.oneOf(o.scope, FEED_SCOPES, 'scope')
-      v.oneOf(o.sort, FEED_SORTS, 'sort')
+    postFeed: async (o?: FeedOptions | null) => {
+      v.oneOf(o?.scope, FEED_SCOPES, 'scope')
+      v.oneOf(o?.sort, FEED_SORTS, 'sort')
       return read<FeedPage>(PATHS.feed, o, { ...maybeSubject(o), venue: venueOf(o) })
     },
     /** A post's replies older than `before`, oldest first: a thread or feed page folds in only the newest 50. */
-    replies: async (postId: string, o: RepliesOptions = {}) => {
-      if (o.before != null) v.postId(o.before, 'before')
+    replies: async (postId: string, o?: RepliesOptions | null) => {
+      if (o?.before != null) v.postId(o?.before, 'before')
       return read<RepliesPage>(PATHS.replies(v.postId(postId)), o, { venue: venueOf(o) })
     },
     /** A person's posts with how their resolved markets ended. */
-    postsByAuthor: async (wallet: string, o: AuthorPostsOptions = {}) => read<AuthorPostsResult>(PATHS.profilePosts(v.wallet(wallet)), o, { venue: venueOf(o) }),
+    postsByAuthor: async (wallet: string, o?: AuthorPostsOptions | null) => read<AuthorPostsResult>(PATHS.profilePosts(v.wallet(wallet)), o, { venue: venueOf(o) }),
     /** Per-market counts (public): split by 100 ids, merged, and shared per set of ids. */
     takeCounts,
     /** The discovery rail. */
-    forYou: async (o: ForYouOptions = {}) => read<ForYouRail>(PATHS.forYou, o, maybeSubject(o)),
+    forYou: async (o?: ForYouOptions | null) => read<ForYouRail>(PATHS.forYou, o, maybeSubject(o)),
 
     /**
      * The stance a post by the signed-in account on this market would carry now (its largest position while
      * the market is open), or null. Session required.
      */
-    myStance: async (marketId: string, o: ReadOptions = {}) => request<MyStanceResult>('GET', PATHS.myStance(v.marketId(marketId)), { auth: 2, signal: o.signal }),
+    myStance: async (marketId: string, o?: ReadOptions | null) => request<MyStanceResult>('GET', PATHS.myStance(v.marketId(marketId)), { auth: 2, signal: o?.signal }),
     /** Writes a post. Sends no stance: the server proves it. */
-    createPost: async (subjectType: SubjectType, subjectRef: string, body: string, parentId?: string | null, o: WriteOptions & { room?: string } = {}) =>
+    createPost: async (subjectType: SubjectType, subjectRef: string, body: string, parentId?: string | null, o?: WriteOptions & { room?: string } | null) =>
       write<PostResult>(
         'POST',
         PATHS.posts,
@@ -231,34 +233,34 @@ export function createClient(config: ClientConfig) {
           subjectRef: v.subject(subjectType, subjectRef),
           body: v.text(body, 'body'),
           parentId: parentId == null ? undefined : v.postId(parentId),
-          room: o.room == null ? undefined : v.room(o.room),
+          room: o?.room == null ? undefined : v.room(o?.room),
         },
-        o.signal,
+        o?.signal,
       ).then((r) => r.post),
-    editPost: async (postId: string, body: string, o: WriteOptions = {}) =>
-      write<PostResult>('PATCH', PATHS.post(v.postId(postId)), { body: v.text(body, 'body') }, o.signal).then((r): Post => r.post),
-    deletePost: async (postId: string, o: WriteOptions = {}) => write<DeleteResult>('DELETE', PATHS.post(v.postId(postId)), undefined, o.signal),
+    editPost: async (postId: string, body: string, o?: WriteOptions | null) =>
+      write<PostResult>('PATCH', PATHS.post(v.postId(postId)), { body: v.text(body, 'body') }, o?.signal).then((r): Post => r.post),
+    deletePost: async (postId: string, o?: WriteOptions | null) => write<DeleteResult>('DELETE', PATHS.post(v.postId(postId)), undefined, o?.signal),
     /** Agree (`active` true, the default) or take the agree back. */
-    reactPost: async (postId: string, active = true, o: WriteOptions = {}) =>
-      write<ReactResult>('POST', PATHS.react(v.postId(postId)), { kind: 'agree', active: !!active }, o.signal),
-    reportPost: async (postId: string, reason: string, o: WriteOptions = {}) =>
-      write<ReportResult>('POST', PATHS.report(v.postId(postId)), { reason: v.text(reason, 'reason') }, o.signal),
-    block: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('POST', PATHS.blocks, { wallet: v.wallet(wallet) }, o.signal),
-    unblock: async (wallet: string, o: WriteOptions = {}) => write<BlockResult>('DELETE', PATHS.block(v.wallet(wallet)), undefined, o.signal),
+    reactPost: async (postId: string, active = true, o?: WriteOptions | null) =>
+      write<ReactResult>('POST', PATHS.react(v.postId(postId)), { kind: 'agree', active: !!active }, o?.signal),
+    reportPost: async (postId: string, reason: string, o?: WriteOptions | null) =>
+      write<ReportResult>('POST', PATHS.report(v.postId(postId)), { reason: v.text(reason, 'reason') }, o?.signal),
+    block: async (wallet: string, o?: WriteOptions | null) => write<BlockResult>('POST', PATHS.blocks, { wallet: v.wallet(wallet) }, o?.signal),
+    unblock: async (wallet: string, o?: WriteOptions | null) => write<BlockResult>('DELETE', PATHS.block(v.wallet(wallet)), undefined, o?.signal),
 
     /**
      * Rooms; `room` defaults to `'self'`: the room of the venue whose key the client carries (a join or leave
      * without a key: the venue the session signed in for).
      */
     rooms: {
-      membership: async (room = 'self', o: ReadOptions = {}) => read<Membership>(PATHS.roomMembership(v.room(room)), o),
-      board: async (room = 'self', o: PageOptions = {}) => read<Board>(PATHS.roomBoard(v.room(room)), o),
-      join: async (room = 'self', o: WriteOptions = {}) => write<JoinResult>('POST', PATHS.roomJoin(v.room(room)), undefined, o.signal),
-      leave: async (room = 'self', o: WriteOptions = {}) => write<Membership>('POST', PATHS.roomLeave(v.room(room)), undefined, o.signal),
+      membership: async (room = 'self', o?: ReadOptions | null) => read<Membership>(PATHS.roomMembership(v.room(room)), o),
+      board: async (room = 'self', o?: PageOptions | null) => read<Board>(PATHS.roomBoard(v.room(room)), o),
+      join: async (room = 'self', o?: WriteOptions | null) => write<JoinResult>('POST', PATHS.roomJoin(v.room(room)), undefined, o?.signal),
+      leave: async (room = 'self', o?: WriteOptions | null) => write<Membership>('POST', PATHS.roomLeave(v.room(room)), undefined, o?.signal),
     },
     /** Moderation. With `venueId`: that venue's overlay (its owner). Without: platform level (operators). Not optimistic. */
     mod: {
-      queue: async (o: ModQueueOptions = {}) => (v.oneOf(o.state, MOD_STATES, 'state'), read<ModQueuePage>(PATHS.modQueue, o)),
+      queue: async (o?: ModQueueOptions | null) => (v.oneOf(o?.state, MOD_STATES, 'state'), read<ModQueuePage>(PATHS.modQueue, o)),
       keep: modPost('keep') as ModPostAction,
       hide: modPost('hide') as ModPostAction,
       /** Pins (or with `pinned: false` unpins) a post; a venue pins only posts in its own rooms. */
@@ -274,12 +276,12 @@ export function createClient(config: ClientConfig) {
      * id, as a thread page's `roomId` names it): the thread inside that room, a private one's only while the
      * session may read it.
      */
-    onComments: (subjectType: SubjectType, subjectRef: string, cb: () => void, o: { room?: string | null } = {}) => {
+    onComments: (subjectType: SubjectType, subjectRef: string, cb: () => void, o?: { room?: string | null } | null) => {
       v.fn(cb, 'callback')
       const ref = v.subject(subjectType, subjectRef)
-      if (o.room == null) return stream.on(threadTopic(subjectType, ref), cb)
-      if (o.room == 'self') throw new ValidationError('room', "must be a room id, not 'self'")
-      return stream.on(roomThreadTopic(v.room(o.room), subjectType, ref), cb)
+      if (o?.room == null) return stream.on(threadTopic(subjectType, ref), cb)
+      if (o?.room == 'self') throw new ValidationError('room', "must be a room id, not 'self'")
+      return stream.on(roomThreadTopic(v.room(o?.room), subjectType, ref), cb)
     },
 
     auth: {
@@ -306,31 +308,31 @@ export function createClient(config: ClientConfig) {
           setSession(null)
         }
       },
-      me: async (o: ReadOptions = {}) => read<MeResult>(PATHS.me, o),
+      me: async (o?: ReadOptions | null) => read<MeResult>(PATHS.me, o),
     },
 
     /** Profiles for many wallets in one read, keyed by lowercased wallet. */
-    profiles: async (wallets: readonly string[], o: ReadOptions = {}) =>
+    profiles: async (wallets: readonly string[], o?: ReadOptions | null) =>
       read<ProfilesResult>(PATHS.profiles, o, { wallets: v.idSet(wallets, v.wallet, 'wallets') }),
-    followState: async (subjectType: SubjectType, subjectRef: string, o: ReadOptions = {}) =>
+    followState: async (subjectType: SubjectType, subjectRef: string, o?: ReadOptions | null) =>
       read<FollowState>(PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), o),
-    follow: async (subjectType: SubjectType, subjectRef: string, o: WriteOptions = {}) =>
-      write<FollowState>('PUT', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, o.signal),
-    unfollow: async (subjectType: SubjectType, subjectRef: string, o: WriteOptions = {}) =>
-      write<FollowState>('DELETE', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, o.signal),
+    follow: async (subjectType: SubjectType, subjectRef: string, o?: WriteOptions | null) =>
+      write<FollowState>('PUT', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, o?.signal),
+    unfollow: async (subjectType: SubjectType, subjectRef: string, o?: WriteOptions | null) =>
+      write<FollowState>('DELETE', PATHS.follow(subjectType, v.subject(subjectType, subjectRef)), undefined, o?.signal),
     /** Settled records of many wallets at one node (`null`: overall). */
-    records: async (wallets: readonly string[], facet: NodeRef | null, o: ReadOptions = {}) =>
+    records: async (wallets: readonly string[], facet: NodeRef | null, o?: ReadOptions | null) =>
       read<RecordsResult>(PATHS.records, o, { wallets: v.idSet(wallets, v.wallet, 'wallets'), facet: v.node(facet, 'facet') }),
     /** The leaderboard of a node; `scope` null is the global board. */
-    leaderboard: async (scope: NodeRef | null, o: PageOptions = {}) => read<LeaderboardResult>(PATHS.leaderboard, o, { scope: v.node(scope, 'scope') ?? 'global' }),
+    leaderboard: async (scope: NodeRef | null, o?: PageOptions | null) => read<LeaderboardResult>(PATHS.leaderboard, o, { scope: v.node(scope, 'scope') ?? 'global' }),
     /** Settled-market tallies (right / wrong / undecided) per market. */
-    verdicts: async (marketIds: readonly string[], o: ReadOptions = {}) =>
+    verdicts: async (marketIds: readonly string[], o?: ReadOptions | null) =>
       read<VerdictsResult>(PATHS.verdicts, o, { ids: v.idSet(marketIds, v.marketId, 'marketIds') }),
     /** Markets by id (title, outcome labels, nodes, closing time, result), keyed by lowercased id. */
-    markets: async (marketIds: readonly string[], o: ReadOptions = {}) =>
+    markets: async (marketIds: readonly string[], o?: ReadOptions | null) =>
       read<MarketsResult>(PATHS.markets, o, { ids: v.idSet(marketIds, v.marketId, 'marketIds') }),
     /** Counts grouped by a taxonomy axis; an axis the service cannot group on is its 400, naming the axes. */
-    counts: async (by: string, o: ReadOptions = {}) => read<CountsResult>(PATHS.counts, o, { by: v.text(by, 'by') }),
+    counts: async (by: string, o?: ReadOptions | null) => read<CountsResult>(PATHS.counts, o, { by: v.text(by, 'by') }),
 
     /** Ends every live subscription and closes the socket. */
     close: () => stream.close(),

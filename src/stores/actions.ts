@@ -8,13 +8,14 @@
 import { atom, computed, type ReadableAtom } from 'nanostores'
 import type { SubjectType } from '../contract/ids.ts'
 import type { BlockResult, DeleteResult, Post, ReactResult, ReportResult } from '../contract/types.ts'
+import { postId } from '../sdk/validate.ts'
 import type { Ctx } from './ctx.ts'
 import type { AgreedOverride, PostOverlay } from './posts.ts'
 import type { RepliesReader } from './replies.ts'
 
 export interface PostActionsValue {
   /** Writes a post (no stance is ever sent: the service proves it, §4.5.2). */
-  create(subjectType: SubjectType, subjectRef: string, body: string, o?: { parentId?: string | null; room?: string }): Promise<Post>
+  create(subjectType: SubjectType, subjectRef: string, body: string, o?: { parentId?: string | null; room?: string } | null): Promise<Post>
   edit(postId: string, body: string): Promise<Post>
   remove(postId: string): Promise<DeleteResult>
   /** Agree (`active` true, the default) or take it back; optimistic, rolled back on failure. */
@@ -43,9 +44,9 @@ export function postActions(ctx: Ctx, overlay: PostOverlay, replies: RepliesRead
   }
   const reread = () => ctx.revalidate(...POST_READS)
 
-  const create: PostActionsValue['create'] = (subjectType, subjectRef, body, o = {}) =>
+  const create: PostActionsValue['create'] = (subjectType, subjectRef, body, o) =>
     track(async () => {
-      const p = await ctx.client.createPost(subjectType, subjectRef, body, o.parentId, { room: o.room })
+      const p = await ctx.client.createPost(subjectType, subjectRef, body, o?.parentId, { room: o?.room })
       overlay.addOwn(p.id)
       reread()
       return p
@@ -58,7 +59,8 @@ export function postActions(ctx: Ctx, overlay: PostOverlay, replies: RepliesRead
 
   const react: PostActionsValue['react'] = (post, active = true) =>
     track(async () => {
-      const id = post.id
+      // A post that is no post (null, or without an id) is refused before any override or request.
+      const id = postId(post?.id, 'post')
       const before: Write | undefined = overlay.$agreed.get()[id]
       const was = !!post.agreed
       const mine: Write = { agreed: !!active, agrees: Math.max(0, post.agrees + (active === was ? 0 : active ? 1 : -1)), at: Infinity }

@@ -17,7 +17,7 @@ import { isMarketId, isWallet } from '../contract/ids.ts'
 import type { Post, SessionInfo } from '../contract/types.ts'
 import { isTradeable, sideLabel } from '../core/markets.ts'
 import { ValidationError, VenuekitError } from '../sdk/errors.ts'
-import { marketId as checkMarketId } from '../sdk/validate.ts'
+import { fn, marketId as checkMarketId } from '../sdk/validate.ts'
 import type { Ctx } from './ctx.ts'
 import type { MarketCache } from './reads.ts'
 
@@ -88,6 +88,14 @@ interface Open {
 }
 
 const noAdapter = () => new VenuekitError('no-checkout', 'no checkout adapter: pass one to createVenuekit({ checkout }) or vk.setCheckout(adapter)')
+/** An adapter (or null: none) checked when it is given, not when a buy first calls it. */
+export const adapterOf = (a: CheckoutAdapter | null | undefined) => {
+  if (a != null) {
+    fn(a.openCheckout, 'checkout.openCheckout')
+    if (a.predict != null) fn(a.predict, 'checkout.predict')
+  }
+  return a ?? null
+}
 const checkTarget = (o: { marketId: string; side: number }) => {
   const id = checkMarketId(o?.marketId)
   if (!Number.isInteger(o.side) || o.side < 0) throw new ValidationError('side', 'must be an outcome index')
@@ -95,7 +103,7 @@ const checkTarget = (o: { marketId: string; side: number }) => {
 }
 
 export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapter | null, createTake: (marketId: string, body: string) => Promise<Post>) {
-  const $checkout = atom<CheckoutAdapter | null>(adapter)
+  const $checkout = atom(adapter)
 
   /**
    * §7.2: a trade can revert on a market that looks open (un-resolved is not tradeable), so a buy is gated
@@ -277,7 +285,7 @@ export function checkout(ctx: Ctx, markets: MarketCache, adapter: CheckoutAdapte
 
   return {
     $checkout: $checkout as ReadableAtom<CheckoutAdapter | null>,
-    setCheckout: (a: CheckoutAdapter | null) => $checkout.set(a),
+    setCheckout: (a: CheckoutAdapter | null) => $checkout.set(adapterOf(a)),
     checkout: (): ReadableAtom<CheckoutValue> => $checkoutValue,
     tail: (): ReadableAtom<TailValue> => $tail,
     takePrompt,

@@ -104,7 +104,7 @@ function merge(s: State, page: Loaded<ThreadPage>, first: boolean): State {
 }
 
 export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader, onLive: (topic: { subjectType: SubjectType; subjectRef: string }) => void) {
-  return (subjectType: SubjectType, subjectRef: string, o: CommentsOptions = {}) => {
+  return (subjectType: SubjectType, subjectRef: string, o?: CommentsOptions | null) => {
     const ref = subjectType === 'event' ? String(subjectRef).toLowerCase() : subjectRef
     const key = `thread|${subjectType}|${ref}|${keyOf({ ...o })}`
     return ctx.keep(key, () => {
@@ -113,7 +113,7 @@ export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader,
       // The first page is read again as far as the loaded rows go (up to LIMITS.pageMax): the rows Load more added and
       // those live re-reads pushed below page 1. A live change or a refresh then shows an edit, a delete or a removal
       // among them too (§6.1). Never less than the page asked for, which the service checks (a bad one is its 400).
-      const first = ctx.query(key, () => ctx.client.posts(subjectType, ref, { ...o, limit: Math.max(o.limit ?? LIMITS.pageDefault, Math.min(LIMITS.pageMax, $s.get().byId.size)) }))
+      const first = ctx.query(key, () => ctx.client.posts(subjectType, ref, { ...o, limit: Math.max(o?.limit ?? LIMITS.pageDefault, Math.min(LIMITS.pageMax, $s.get().byId.size)) }))
 
       const loadMore = async () => {
         const s = $s.get()
@@ -154,7 +154,7 @@ export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader,
         for (const p of posts) if (s.threads[p.id]) read[p.id] = s.threads[p.id]
         return {
           posts,
-          ...replies.fold(read, agreed, kept, o.venue),
+          ...replies.fold(read, agreed, kept, o?.venue),
           series: current ? s.series : null,
           labels: current ? s.labels : {},
           titles: current ? s.titles : {},
@@ -201,13 +201,13 @@ export function comments(ctx: Ctx, overlay: PostOverlay, replies: RepliesReader,
           }
           was()
         }
-        if (o.room != 'self') listen(o.room || null)
+        if (o?.room != 'self') listen(o?.room || null)
         const offData = first.subscribe((f) => {
           if (!f.data || f.data === last) return
           last = f.data
           const { roomId, series } = f.data.v
           // A room read names its room (`self` resolved); for any other room that is the topic already followed.
-          if (o.includeSeries && series) listen(roomId, 'series', series)
+          if (o?.includeSeries && series) listen(roomId, 'series', series)
           else if (roomId) listen(roomId)
           const s = $s.get()
           $s.set(merge(s.key === first.key ? s : blank(first.key), f.data, true))

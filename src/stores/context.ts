@@ -11,7 +11,7 @@ import { VenuekitError } from '../sdk/errors.ts'
 import { xhrFetch } from '../sdk/xhr-fetch.ts'
 import { postActions } from './actions.ts'
 import { authors } from './authors.ts'
-import { checkout, type BuySettled, type CheckoutAdapter } from './checkout.ts'
+import { adapterOf, checkout, type BuySettled, type CheckoutAdapter } from './checkout.ts'
 import { comments } from './comments.ts'
 import { createCtx } from './ctx.ts'
 import { events } from './events.ts'
@@ -70,7 +70,9 @@ export function onVenuekitChange(cb: (vk: Venuekit | null) => void): () => void 
   return () => void watchers().delete(cb)
 }
 
-export function createVenuekit(o: VenuekitOptions = {}) {
+export function createVenuekit(o?: VenuekitOptions | null) {
+  // None (or null from JavaScript) is refused below as 'needs a client or a config', not a TypeError.
+  o = Object(o) as VenuekitOptions
   const g = globalThis as Slot
   if (g[SLOT])
     throw new VenuekitError(
@@ -78,6 +80,8 @@ export function createVenuekit(o: VenuekitOptions = {}) {
       'a venuekit context already exists on this page: share it (getVenuekit()); two would race for the session',
     )
   if (!o.client && !o.config) throw new VenuekitError('validation', 'createVenuekit needs a client or a config')
+  // Checked before anything is made: a refused checkout leaves no client, reads or context behind.
+  const adapter = adapterOf(o.checkout)
   // In a browser the page's reads go over XMLHttpRequest unless the venue gave its own fetch (xhr-fetch.ts).
   const client = o.client ?? createClient(o.config!.fetchImpl || typeof XMLHttpRequest != 'function' ? o.config! : { ...o.config, fetchImpl: xhrFetch })
   const ctx = createCtx(client, { releaseMs: o.releaseMs ?? 5000, dedupeMs: o.dedupeMs ?? 4000 })
@@ -97,7 +101,7 @@ export function createVenuekit(o: VenuekitOptions = {}) {
   const ev = events(ctx)
   const actions = postActions(ctx, overlay, replies)
   const id = identity(ctx)
-  const co = checkout(ctx, marketCache, o.checkout ?? null, (marketId, body) => actions.create('event', marketId, body))
+  const co = checkout(ctx, marketCache, adapter, (marketId, body) => actions.create('event', marketId, body))
   const r = reads(ctx, marketCache)
 
   // §9.2: with `onSignOut`, every logout (sign-out, or the session dropped) also ends the wallet session.

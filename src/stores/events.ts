@@ -47,10 +47,10 @@ export function events(ctx: Ctx) {
   }
 
   /** The latest `limit` events, re-read from the page's list every `refreshMs` (or on every change when unset). */
-  const eventsStore = (o: { limit?: number } = {}, r: { refreshMs?: number } = {}): ReadableAtom<EventsValue> =>
-    ctx.keep(`events:${o.limit ?? ''}:${r.refreshMs ?? ''}`, () => {
-      const limit = o.limit ?? 20
-      if (!r.refreshMs) return computed($events, (es) => ({ events: es.slice(0, limit), loading: false }))
+  const eventsStore = (o?: { limit?: number } | null, r?: { refreshMs?: number } | null): ReadableAtom<EventsValue> =>
+    ctx.keep(`events:${o?.limit ?? ''}:${r?.refreshMs ?? ''}`, () => {
+      const limit = o?.limit ?? 20
+      if (!r?.refreshMs) return computed($events, (es) => ({ events: es.slice(0, limit), loading: false }))
       const $v = atom<EventsValue>({ events: [], loading: true })
       onMount($v, () => {
         const poll = () => $v.set({ events: $events.get().slice(0, limit), loading: false })

@@ -9,6 +9,7 @@ import { LIMITS } from '../contract/limits.ts'
 import type { FeedPage, FeedScope, FeedSort, ForYouItem, ForYouRail, Labels, Market, Membership, Post, RoomInfo, Signal, Titles } from '../contract/types.ts'
 import type { FeedOptions as ClientFeedOptions } from '../sdk/client.ts'
 import { warnOnce } from '../sdk/config.ts'
+import { ValidationError } from '../sdk/errors.ts'
 import { keyOf, loaded, codeOf, readState, type Ctx, type Loaded } from './ctx.ts'
 import { paged, type PagedTail } from './paged.ts'
 import { concatPosts, type AgreedOverride, type KeptReplies, type PostOverlay } from './posts.ts'
@@ -145,8 +146,8 @@ function feedValue(pages: Loaded<FeedPage>[], overlay: PostOverlay, agreed: Agre
 const subjectRefOf = (t: SubjectType | undefined, r: string | undefined) => (t === 'event' && r ? r.toLowerCase() : r)
 
 export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache, replies: RepliesReader) {
-  const feed = (scope?: FeedScope, o: FeedOptions = {}): ReadableAtom<FeedValue> => {
-    let { subjectType, subjectRef } = o
+  const feed = (scope?: FeedScope, o?: FeedOptions | null): ReadableAtom<FeedValue> => {
+    let { subjectType, subjectRef } = o ?? {}
     if ((scope === 'global' || scope === 'following') && (subjectType != null || subjectRef != null)) {
       // §4.1 rule 3: the service ignores a subject with these scopes; say so instead of sending it.
       warnOnce(`feed: a subject (${subjectType}:${subjectRef}) is ignored with scope '${scope}'; use scope 'subject' to read it`)
@@ -156,7 +157,7 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache, repl
     return ctx.keep(`feed:${keyOf({ ...args })}`, () => {
       const p = pagedFeed(ctx, markets, args)
       return computed([p.first, p.$more, overlay.$agreed, ctx.$session, overlay.$replies], (f, m, agreed, session, kept): FeedValue => ({
-        ...feedValue(p.pagesOf(f, m), overlay, agreed, o.sort ?? 'live', replies, kept, args.venue),
+        ...feedValue(p.pagesOf(f, m), overlay, agreed, o?.sort ?? 'live', replies, kept, args.venue),
         ...p.status(f, m),
         needsSession: scope === 'following' && !session,
         loadMore: p.loadMore,
@@ -173,9 +174,9 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache, repl
       return r
     })
   }
-  const forYou = (o: ForYouOptions = {}): ReadableAtom<ForYouValue> =>
+  const forYou = (o?: ForYouOptions | null): ReadableAtom<ForYouValue> =>
     ctx.keep(`foryou:${keyOf({ ...o })}`, () => {
-      const q = forYouQuery(o)
+      const q = forYouQuery({ ...o })
       return computed(q, (f): ForYouValue => ({
         items: [],
         markets: {},
@@ -185,15 +186,17 @@ export function feeds(ctx: Ctx, overlay: PostOverlay, markets: MarketCache, repl
       }))
     })
 
-  const roomFeed = (target: RoomTarget, o: RoomFeedOptions = {}): ReadableAtom<RoomFeedValue> => {
+  const roomFeed = (target: RoomTarget, o?: RoomFeedOptions | null): ReadableAtom<RoomFeedValue> => {
     const isRoom = typeof target === 'string'
-    const sort = o.sort ?? 'record'
+    // No target (or not one of its two shapes) is refused now, not a TypeError; a bad room id or subject is the read's.
+    if (!isRoom && !target?.subjectType) throw new ValidationError('target', 'must be a room id or a subject')
+    const sort = o?.sort ?? 'record'
     const args: FeedArgs = isRoom
-      ? { room: target, sort, limit: o.limit }
-      : { scope: 'subject', subjectType: target.subjectType, subjectRef: subjectRefOf(target.subjectType, target.subjectRef), sort, limit: o.limit }
-    return ctx.keep(`roomfeed:${keyOf({ ...args, marketLimit: o.marketLimit })}`, () => {
+      ? { room: target, sort, limit: o?.limit }
+      : { scope: 'subject', subjectType: target.subjectType, subjectRef: subjectRefOf(target.subjectType, target.subjectRef), sort, limit: o?.limit }
+    return ctx.keep(`roomfeed:${keyOf({ ...args, marketLimit: o?.marketLimit })}`, () => {
       const p = pagedFeed(ctx, markets, args)
-      const fy = forYouQuery(isRoom ? { room: target, limit: o.marketLimit } : { subjectType: args.subjectType, subjectRef: args.subjectRef as string, limit: o.marketLimit })
+      const fy = forYouQuery(isRoom ? { room: target, limit: o?.marketLimit } : { subjectType: args.subjectType, subjectRef: args.subjectRef as string, limit: o?.marketLimit })
       const ms = isRoom ? membershipQuery(ctx, target) : null
       const noRoom = atom<FetcherValue<Loaded<Membership>>>({ loading: false })
       return computed([p.first, p.$more, overlay.$agreed, fy, ms ?? noRoom, overlay.$replies], (f, m, agreed, y, r, kept): RoomFeedValue => {

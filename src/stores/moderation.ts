@@ -52,8 +52,8 @@ export function withModeration<V extends { moderationQueue?: unknown }>(vk: V): 
 }
 
 export function moderation(ctx: Ctx) {
-  const moderationQueue = (o: { venueId?: string; state?: ModState } = {}): ReadableAtom<ModerationQueueValue> => {
-    const args = { venueId: o.venueId, state: o.state }
+  const moderationQueue = (o?: { venueId?: string; state?: ModState } | null): ReadableAtom<ModerationQueueValue> => {
+    const args = { venueId: o?.venueId, state: o?.state }
     return ctx.keep(`modq:${keyOf(args)}`, () => {
       const p = paged<ModQueuePage>(ctx, `modq|${keyOf(args)}`, (cursor) => ctx.client.mod.queue({ ...args, cursor }))
       return computed([p.first, p.$more], (f, m): ModerationQueueValue => {
@@ -82,11 +82,11 @@ export function moderation(ctx: Ctx) {
    * sign-in the previous moderator's failure is never shown, and their writes still in flight leave the new
    * reader's state alone.
    */
-  const moderate = (o: ModOptions = {}): ReadableAtom<ModerateValue> =>
-    ctx.keep(`moderate:${o.venueId ?? ''}`, () => {
+  const moderate = (o?: ModOptions | null): ReadableAtom<ModerateValue> =>
+    ctx.keep(`moderate:${o?.venueId ?? ''}`, () => {
       const idle = (who: string) => ({ who, pending: 0, error: null as unknown })
       const $s = atom(idle(ctx.$viewer.get()))
-      const mo = { venueId: o.venueId }
+      const mo = { venueId: o?.venueId }
       const run = async (fn: () => Promise<ModActionResult>) => {
         const who = ctx.$viewer.get()
         const mine = () => ($s.get().who === who ? $s.get() : idle(who))

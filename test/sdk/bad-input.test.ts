@@ -78,4 +78,78 @@ describe('SDK bad input', () => {
       c.close()
     }
   })
+
+  it('§9.5 "fetchImpl": a fetchImpl that is not a function is refused by createClient (a ValidationError naming it), not a NetworkError at the first read', () => {
+    for (const fetchImpl of [5, 'fetch', {}, true]) assert.throws(() => createClient({ baseUrl: 'http://venuekit.test', apiKey: null, fetchImpl: fetchImpl as never }), refused('fetchImpl'), String(fetchImpl))
+    assert.doesNotThrow(() => createClient({ baseUrl: 'http://venuekit.test', apiKey: null, fetchImpl: undefined }))
+  })
+
+  it('§4.2 options: null as the options object of any operation (from JavaScript) is read as no options: the same request as with none, never a TypeError', async () => {
+    const P = 'p_0123456789abc'
+    const W = `0x${'2'.repeat(40)}`
+    /** Every operation that takes an options object last, called with `o`. */
+    const ops: Record<string, (c: ReturnType<typeof createClient>, o: never) => Promise<unknown>> = {
+      posts: (c, o) => c.posts('event', M, o),
+      postFeed: (c, o) => c.postFeed(o),
+      replies: (c, o) => c.replies(P, o),
+      postsByAuthor: (c, o) => c.postsByAuthor(W, o),
+      forYou: (c, o) => c.forYou(o),
+      myStance: (c, o) => c.myStance(M, o),
+      createPost: (c, o) => c.createPost('event', M, 'why', null, o),
+      editPost: (c, o) => c.editPost(P, 'edited', o),
+      deletePost: (c, o) => c.deletePost(P, o),
+      reactPost: (c, o) => c.reactPost(P, true, o),
+      reportPost: (c, o) => c.reportPost(P, 'spam', o),
+      block: (c, o) => c.block(W, o),
+      unblock: (c, o) => c.unblock(W, o),
+      'rooms.membership': (c, o) => c.rooms.membership('self', o),
+      'rooms.board': (c, o) => c.rooms.board('self', o),
+      'rooms.join': (c, o) => c.rooms.join('self', o),
+      'rooms.leave': (c, o) => c.rooms.leave('self', o),
+      'mod.queue': (c, o) => c.mod.queue(o),
+      'mod.hide': (c, o) => c.mod.hide(P, o),
+      'mod.pin': (c, o) => c.mod.pin(P, o),
+      'mod.ban': (c, o) => c.mod.ban(W, o),
+      'auth.me': (c, o) => c.auth.me(o),
+      profiles: (c, o) => c.profiles([W], o),
+      followState: (c, o) => c.followState('event', M, o),
+      follow: (c, o) => c.follow('event', M, o),
+      unfollow: (c, o) => c.unfollow('event', M, o),
+      records: (c, o) => c.records([W], null, o),
+      leaderboard: (c, o) => c.leaderboard(null, o),
+      verdicts: (c, o) => c.verdicts([M], o),
+      markets: (c, o) => c.markets([M], o),
+      counts: (c, o) => c.counts('category', o),
+    }
+    /** What one call sends: method, address and body of every request. The answer's shape is not the point here. */
+    const sentBy = async (call: (c: ReturnType<typeof createClient>) => Promise<unknown>) => {
+      const sent: string[] = []
+      const fetchImpl = (async (url: string, init?: RequestInit) => (sent.push(`${init?.method} ${url} ${init?.body ?? ''}`), Response.json(THREAD))) as unknown as typeof fetch
+      const c = createClient({ baseUrl: 'http://venuekit.test', apiKey: null, venueId: 'venue-one', fetchImpl })
+      c.setSession(SESSION)
+      await call(c).catch((e: unknown) => assert.ok(!(e instanceof TypeError), `a TypeError: ${e}`))
+      return sent
+    }
+    for (const [name, op] of Object.entries(ops)) {
+      const none = await sentBy((c) => op(c, undefined as never))
+      assert.equal(none.length, 1, `${name} sends one request`)
+      assert.deepEqual(await sentBy((c) => op(c, null as never)), none, `${name}(…, null) sends what ${name}(…) sends`)
+    }
+    // onComments subscribes without a request: null options is the thread outside any room.
+    const opened: string[] = []
+    const c = createClient({
+      baseUrl: 'http://venuekit.test',
+      apiKey: null,
+      WebSocketImpl: class {
+        constructor(url: string) {
+          opened.push(url)
+        }
+        close() {}
+      } as never,
+    })
+    const off = c.onComments('event', M, () => {}, null)
+    assert.equal(opened.length, 1)
+    off()
+    c.close()
+  })
 })
