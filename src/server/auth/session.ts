@@ -16,6 +16,7 @@ import { executeCached } from '../db/plan-cache.ts'
 import { ApiError, unauthenticated } from '../http/errors.ts'
 import { newSessionToken, sha256 } from './tokens.ts'
 import { ensureAccount, withWalletAccount } from '../services/accounts.ts'
+import { sweepSignIns } from '../services/sign-in-sweep.ts'
 
 export interface Caller {
   accountId: string
@@ -43,6 +44,8 @@ export async function issueNonce(ctx: ServiceContext, address: string, statement
     issuedAt: now,
     expirationTime: expiresAt,
   })
+  // Nonces and sessions that can matter no more go (at most once a minute): a session needs a nonce first.
+  await sweepSignIns(ctx)
   await ctx.db.insertInto('auth_nonces').values({ nonce, address: address.toLowerCase(), message, expires_at: expiresAt }).execute()
   return { nonce, message, expiresAt: expiresAt.toISOString() }
 }
@@ -101,6 +104,8 @@ export async function createSession(ctx: ServiceContext, wallet: string, venueId
   const expiresAt = new Date(ctx.now().getTime() + LIMITS.sessionTtlMs)
   const accountId = await withWalletAccount(ctx.db, wallet, ctx.now(), async (tx, accountId) => {
     if (nonce) await consumeNonce(ctx, tx, nonce)
+    // The account was signed into: it stays its own when its sessions are gone (accounts.ts `linkWallet`).
+    await tx.updateTable('accounts').set({ signed_in_at: ctx.now() }).where('id', '=', accountId).where('signed_in_at', 'is', null).execute()
     await tx
       .insertInto('sessions')
       .values({ token_hash: sha256(token), account_id: accountId, wallet, venue_id: venueId, created_at: ctx.now(), expires_at: expiresAt })

@@ -580,6 +580,21 @@ const m011 = [
   `delete from mod_items where scope <> '*' and not exists (select 1 from venues v where v.id = mod_items.scope)`,
 ]
 
+/**
+ * Sign-in rows are deleted once they can matter no more (services/sign-in-sweep.ts): nonces an hour after their
+ * expiry, sessions once expired or signed out. The indexes find them. Whether an account was ever signed into
+ * (`linkWallet` never absorbs such an account) was read from its session rows, which no longer stay: it is now
+ * the account's `signed_in_at` (the first sign-in), filled from the sessions kept so far.
+ */
+const m013 = [
+  `alter table accounts add column signed_in_at timestamptz`,
+  `update accounts a set signed_in_at = s.first from (select account_id, min(created_at) as first from sessions group by account_id) s
+    where s.account_id = a.id`,
+  `create index auth_nonces_expires on auth_nonces(expires_at)`,
+  `create index sessions_expires on sessions(expires_at)`,
+  `create index sessions_revoked on sessions(revoked_at) where revoked_at is not null`,
+]
+
 const run = (script: string): Migration => ({
   async up(db: Kysely<any>) {
     for (const stmt of statements(script)) await sql.raw(stmt).execute(db)
@@ -599,6 +614,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '010_replies_follow_parent': runEach(m010),
   '011_report_platform_settled': runEach(m011),
   '012_records_public_takes': { up: (db) => recomputeRecordsWithPrivateTakes(db, new Date()) },
+  '013_sign_in_sweep': runEach(m013),
 }
 
 export const migrationProvider: MigrationProvider = {

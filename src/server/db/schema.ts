@@ -6,7 +6,8 @@ type TsNull = ColumnType<Date | null, Date | string | null | undefined, Date | s
 type Json<T> = ColumnType<T, string, string>
 
 export interface Database {
-  accounts: { id: string; created_at: Ts }
+  /** `signed_in_at`: the account's first sign-in (null: never signed into, see accounts.ts `linkWallet`). */
+  accounts: { id: string; created_at: Ts; signed_in_at: TsNull }
   wallets: { address: string; account_id: string; linked_at: Ts }
   profiles: { account_id: string; name: string | null; avatar_url: string | null; updated_at: Ts }
   auth_nonces: { nonce: string; address: string; message: string; expires_at: Ts; used_at: TsNull }

@@ -44,8 +44,8 @@ export function withWalletAccount<T>(db: Kysely<Database>, wallet: string, now: 
 /**
  * Links `wallet` to account `into` (`POST /v1/auth/link`), in one transaction. A wallet nobody owns is added.
  * A wallet met before its holder ever signed in (another account blocked it, a room's owner added it, a
- * moderator banned it, an operator claimed a venue for it) has an account its holder never used: no session,
- * no post, reaction, report, follow, block or profile, and no other wallet. Linking proves the linker holds
+ * moderator banned it, an operator claimed a venue for it) has an account its holder never used: never signed
+ * into, no post, reaction, report, follow, block or profile, and no other wallet. Linking proves the linker holds
  * that wallet, so what others did to it (blocks, memberships, bans, venues owned, audit entries) moves onto
  * `into` and the unused account goes (§2.1 "posts belong to the account": anyone could otherwise stop a
  * wallet from ever joining its owner's account). An account that was used stays its own: false (409).
@@ -89,11 +89,15 @@ const MOVED_ROWS = [
 ] as const
 
 /** The tables of what an account does itself (`account_id` is the doer). */
-const OWN_ROWS = ['sessions', 'posts', 'reactions', 'reports', 'follows', 'profiles', 'records', 'blocks'] as const
+const OWN_ROWS = ['posts', 'reactions', 'reports', 'follows', 'profiles', 'records', 'blocks'] as const
 
-/** An account its holder never used (see `linkWallet`): one wallet, and nothing it did itself. */
+/**
+ * An account its holder never used (see `linkWallet`): one wallet, never signed into (`signed_in_at`: its session
+ * rows go once they end, services/sign-in-sweep.ts), and nothing it did itself.
+ */
 async function unused(tx: Transaction<Database>, id: string): Promise<boolean> {
   const did = OWN_ROWS.map((t) => sql`exists (select 1 from ${sql.table(t)} where account_id = ${id})`)
-  const r = await sql<{ used: boolean }>`select (select count(*) from wallets where account_id = ${id}) <> 1 or ${sql.join(did, sql` or `)} as used`.execute(tx)
+  const r = await sql<{ used: boolean }>`select (select count(*) from wallets where account_id = ${id}) <> 1
+    or exists (select 1 from accounts where id = ${id} and signed_in_at is not null) or ${sql.join(did, sql` or `)} as used`.execute(tx)
   return r.rows[0]?.used === false
 }
