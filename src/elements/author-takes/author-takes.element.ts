@@ -2,7 +2,7 @@ import { html, nothing } from 'lit'
 import type { Labels, Market, MarketResult, Post } from '../../contract/types.ts'
 import { takeReceipt } from '../../core/index.ts'
 import { displayName } from '../shared/identity.ts'
-import { commentsPaged, emptyState, errorStateOf, loadingState, pagedTail } from '../shared/states.ts'
+import { pagedStrings, emptyState, errorStateOf, loadingState, pagedTail } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController, type StringsHost } from '../shared/strings-controller.ts'
 import type { CommentsStrings, RoomStrings } from '../shared/strings/index.ts'
@@ -153,7 +153,7 @@ export class VkAuthorTakes extends VkElement {
     return html`<div class="toolbar">
         <button type="button" part="sort" class="vk-button" aria-pressed=${String(this.byOdds)} @click=${() => (this.byOdds = !this.byOdds)}>${s.t('sortByOdds')}</button>
       </div>
-      ${this.#list(posts, d.results, d.labels, d.titles, true)} ${pagedTail(d, commentsPaged(this.#str, 'empty'), 'load-more')}`
+      ${this.#list(posts, d.results, d.labels, d.titles, true)} ${pagedTail(d, pagedStrings(this.#str, 'empty'), 'load-more')}`
   }
 
   #discussionPanel() {
@@ -163,7 +163,7 @@ export class VkAuthorTakes extends VkElement {
     if (c.error && !c.posts.length) return errorStateOf(d, s.t('error'), s.t('retry'))
     if (c.loading && !c.posts.length) return loadingState(s.t('loading'))
     if (!c.posts.length) return emptyState(this.#rs.t('profileNoDiscussion'))
-    return html`${this.#list(c.posts, d.results, d.labels, d.titles, false)} ${pagedTail(c, commentsPaged(this.#str, 'empty'), 'load-more')}`
+    return html`${this.#list(c.posts, d.results, d.labels, d.titles, false)} ${pagedTail(c, pagedStrings(this.#str, 'empty'), 'load-more')}`
   }
 
   override render() {

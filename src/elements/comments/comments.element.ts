@@ -5,7 +5,7 @@ import type { OutcomeLabel, Post } from '../../contract/types.ts'
 import { Composer, composerStyles } from '../shared/composer.ts'
 import { joinOffer, writeFailureText } from '../shared/failures.ts'
 import { warmFormatters } from '../shared/format.ts'
-import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
+import { pagedStrings, pagedBody, stateStyles } from '../shared/states.ts'
 import { repliesView } from '../shared/replies.ts'
 import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
@@ -262,7 +262,7 @@ export class VkComments extends VkElement {
     const posts = partial ? v.posts.slice(0, this.#rowCap) : v.posts
     // Load more and a later page's failure show below the whole list, not under a first pass.
     const paged = partial ? { ...v, hasMore: false, error: null } : v
-    const body = pagedBody(paged, v.posts.length, commentsPaged(this.str, 'empty'), () =>
+    const body = pagedBody(paged, v.posts.length, pagedStrings(this.str, 'empty'), () =>
       html`<ol part="list" class="list">
         ${repeat(
           posts,

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit'
 import type { Post, Signal } from '../../contract/types.ts'
-import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
+import { pagedStrings, pagedBody, stateStyles } from '../shared/states.ts'
 import { feedRows, rowsList, signalStyles } from '../shared/signal-rows.ts'
 import { repliesView } from '../shared/replies.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
@@ -187,7 +187,7 @@ export class VkCommunityTakes extends VkFeedQuery {
     if (!v) return nothing
     const rows = feedRows(v, (p) => this.#keep(p), (s) => !this.includeSignal || this.includeSignal(s))
     this.#shown = { v, kept: rows.filter((r) => 'post' in r).length }
-    const body = pagedBody(v, rows.length, commentsPaged(this.str, 'emptyFeed'), () =>
+    const body = pagedBody(v, rows.length, pagedStrings(this.str, 'emptyFeed'), () =>
       rowsList(
         this,
         this.str,

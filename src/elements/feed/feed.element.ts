@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import { repeat } from 'lit/directives/repeat.js'
-import { commentsPaged, pagedBody, stateStyles } from '../shared/states.ts'
+import { pagedStrings, pagedBody, stateStyles } from '../shared/states.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { listStyles } from '../shared/list.styles.ts'
 import { themeStyles } from '../shared/theme.ts'
@@ -45,7 +45,7 @@ export class VkFeed extends VkFeedQuery {
     const v = this.#feed.value
     if (!v) return nothing
     if (v.needsSession) return this.signInHint()
-    const body = pagedBody(v, v.posts.length, commentsPaged(this.str, 'emptyFeed'), () =>
+    const body = pagedBody(v, v.posts.length, pagedStrings(this.str, 'emptyFeed'), () =>
       html`<ol part="list" class="list">
         ${repeat(
           v.posts,

@@ -8,7 +8,7 @@ import { busy, mayMoveFocus } from '../shared/pending.ts'
 import { repliesView } from '../shared/replies.ts'
 import { marketLink } from '../shared/market-link.ts'
 import { feedRows, rowsList } from '../shared/signal-rows.ts'
-import { emptyState, errorState, loadingState, pagedBody } from '../shared/states.ts'
+import { emptyState, errorState, loadingState, pagedBody, pagedStrings } from '../shared/states.ts'
 import { ReaderChange } from '../shared/reader-change.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -329,10 +329,9 @@ export class VkRoomFeed extends VkElement {
   #discussion() {
     const v = this.#feed.value!
     const s = this.#str
-    const paged = { loading: s.t('loading'), error: s.t('error'), retry: s.t('retry'), empty: s.t('empty'), loadMore: s.t('loadMore'), loadingMore: s.t('loadingMore') }
     // A taxonomy-node section's page carries its signals and settlements (§2.2); a room's has none.
     const rows = feedRows(v, () => true, () => true)
-    const body = pagedBody(v, rows.length, paged, () =>
+    const body = pagedBody(v, rows.length, pagedStrings(s, 'empty'), () =>
       rowsList(
         this,
         this.#cardStr,

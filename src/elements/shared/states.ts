@@ -83,8 +83,8 @@ export function pagedTail(v: Omit<PagedValue, 'loading'>, s: Omit<PagedStrings, 
       : nothing}`
 }
 
-/** PagedStrings from the `comments` slice. */
-export const commentsPaged = (str: StringsController<'comments'>, empty: 'empty' | 'emptyFeed'): PagedStrings => ({
+/** PagedStrings from a slice that names them alike (`comments`, `room`); `empty`: the key of its empty-state sentence. */
+export const pagedStrings = <E extends string>(str: { t(key: 'loading' | 'error' | 'retry' | 'loadMore' | 'loadingMore' | E): string }, empty: E): PagedStrings => ({
   loading: str.t('loading'),
   error: str.t('error'),
   retry: str.t('retry'),
