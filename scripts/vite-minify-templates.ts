@@ -42,7 +42,10 @@ const AFTER_BLOCK_TAG = new RegExp(`(<${BLOCK}\\b[^<>]*>|</${BLOCK}>)\\s*\\n\\s*
 const BEFORE_BLOCK_TAG = new RegExp(`\\s*\\n\\s*(</?${BLOCK}\\b)`, 'g')
 
 export function minifyHtml(raw: string): string {
-  return raw.replace(AFTER_BLOCK_TAG, '$1').replace(BEFORE_BLOCK_TAG, '$1').replace(/\s*\n\s*/g, ' ')
+  return raw
+    // A tag's `>` on its own line (`title=${x}\n  >`, `</span\n  >`): the white space before it separates nothing.
+    .replace(/\s*\n\s*>/g, '>')
+    .replace(AFTER_BLOCK_TAG, '$1').replace(BEFORE_BLOCK_TAG, '$1').replace(/\s*\n\s*/g, ' ')
 }
 
 export function minifyLitTemplates(include: RegExp = /\/src\/elements\/.*\.ts$/): Plugin {

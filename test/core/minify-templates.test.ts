@@ -37,6 +37,11 @@ describe('template minifier', () => {
     assert.equal(minifyHtml('${a}\n  ${b}'), '${a} ${b}', 'between two expressions (inline buttons) a space stays')
   })
 
+  it("html: a whitespace run with a line break before a tag's closing `>` goes (start and end tags); before `/>` it stays", () => {
+    assert.equal(minifyHtml('<span part="chip" title=${a}\n  ><b>x</b></span\n  > <vk-x\n  .a=${b}\n></vk-x>'), '<span part="chip" title=${a}><b>x</b></span> <vk-x .a=${b}></vk-x>')
+    assert.equal(minifyHtml('<img src=x\n  />'), '<img src=x />', 'an unquoted value would take the /')
+  })
+
   it('html: a whitespace run with a line break next to a block element\'s start or end tag goes (it draws nothing there); an inline element keeps its space', () => {
     assert.equal(minifyHtml('<ol part="list">\n  <li class="row">\n    a  b\n  </li>\n  <li>x</li>\n</ol>'), '<ol part="list"><li class="row">a  b</li><li>x</li></ol>')
     assert.equal(minifyHtml('<div>\n  <span>\n a</span>\n</div>'), '<div><span> a</span></div>')
