@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit'
-import { pagedTail } from '../shared/states.ts'
+import { pagedStrings, pagedTail } from '../shared/states.ts'
 import { BoardBase } from './board-base.ts'
 import { styles } from './leaderboard.styles.ts'
 
@@ -37,7 +37,7 @@ export class VkLeaderboard extends BoardBase {
       <header part="header"><h2 id="title">${this.str.t('leaderboardOf', { scope: this.scopeName() })}</h2></header>
       ${this.body()}
       ${b.entries.length
-        ? pagedTail(b, { error: this.str.t('boardError'), retry: this.str.t('retry'), loadMore: this.str.t('loadMore'), loadingMore: this.str.t('loadingMore') }, 'load-more')
+        ? pagedTail(b, pagedStrings(this.str, 'boardEmpty', 'boardError'), 'load-more')
         : nothing}
     </section>`
   }

@@ -83,10 +83,17 @@ export function pagedTail(v: Omit<PagedValue, 'loading'>, s: Omit<PagedStrings, 
       : nothing}`
 }
 
-/** PagedStrings from a slice that names them alike (`comments`, `room`); `empty`: the key of its empty-state sentence. */
-export const pagedStrings = <E extends string>(str: { t(key: 'loading' | 'error' | 'retry' | 'loadMore' | 'loadingMore' | E): string }, empty: E): PagedStrings => ({
+/**
+ * PagedStrings from a slice that names them alike (`comments`, `room`): `empty`, the key of its empty-state sentence;
+ * `error`, of its failure sentence ('error' unless told).
+ */
+export const pagedStrings = <E extends string>(
+  str: { t(key: 'loading' | 'error' | 'retry' | 'loadMore' | 'loadingMore' | E): string },
+  empty: E,
+  error: E | 'error' = 'error',
+): PagedStrings => ({
   loading: str.t('loading'),
-  error: str.t('error'),
+  error: str.t(error),
   retry: str.t('retry'),
   empty: str.t(empty),
   loadMore: str.t('loadMore'),
