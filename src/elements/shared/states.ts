@@ -5,7 +5,6 @@
  */
 import { css, html, nothing } from 'lit'
 import { busy, loadMoreAndFocus, retryAndFocus } from './pending.ts'
-import type { StringsController } from './strings-controller.ts'
 
 /** A skeleton of `rows` grey bars, announced as busy with `label` (e.g. 'Loading…'). */
 export function loadingState(label: string, rows = 3) {
