@@ -48,6 +48,16 @@ export function minifyHtml(raw: string): string {
     .replace(AFTER_BLOCK_TAG, '$1').replace(BEFORE_BLOCK_TAG, '$1').replace(/\s*\n\s*/g, ' ')
 }
 
+/**
+ * `minifyHtml` over a whole template, its static parts (`quasis`) read as one text: a tag whose attributes hold
+ * bindings (`<li id="vk-post-${id}">`) is a block tag all the same. Only white space goes, never a binding.
+ */
+export function minifyHtmlParts(quasis: string[]): string[] {
+  const parts = minifyHtml(quasis.join('\0')).split('\0')
+  if (parts.length !== quasis.length) throw new Error('minifyHtmlParts: a binding was lost')
+  return parts
+}
+
 export function minifyLitTemplates(include: RegExp = /\/src\/elements\/.*\.ts$/): Plugin {
   return {
     name: 'venuekit-minify-lit-templates',
@@ -62,9 +72,10 @@ export function minifyLitTemplates(include: RegExp = /\/src\/elements\/.*\.ts$/)
         const tag = node.tag as Node & { name?: string }
         if (node.type === 'TaggedTemplateExpression' && tag.type === 'Identifier' && ['css', 'html', 'svg'].includes(tag.name!)) {
           const quasis = (node.quasi as { quasis: Node[] }).quasis
-          for (const q of quasis) {
+          const html = tag.name === 'css' ? null : minifyHtmlParts(quasis.map((q) => code.slice(q.start, q.end)))
+          for (const [i, q] of quasis.entries()) {
             const raw = code.slice(q.start, q.end)
-            let out = tag.name === 'css' ? minifyCss(raw) : minifyHtml(raw)
+            let out = html ? html[i] : minifyCss(raw)
             // A stylesheet's own leading and trailing white space separates nothing.
             if (tag.name === 'css' && q === quasis[0]) out = out.trimStart()
             if (tag.name === 'css' && q === quasis.at(-1)) out = out.trimEnd()

@@ -1,7 +1,7 @@
 /** The script bundle's template shrinking (scripts/vite-minify-templates.ts): whitespace, CSS comments, CSS selector quotes and leading zeros change. */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { minifyCss, minifyHtml } from '../../scripts/vite-minify-templates.ts'
+import { minifyCss, minifyHtml, minifyHtmlParts } from '../../scripts/vite-minify-templates.ts'
 
 describe('template minifier', () => {
   it('css: comments, the spaces next to { } ; , > and after :, and a block\'s last semicolon go; a space before : (a descendant selector) and around + (calc) stay', () => {
@@ -47,5 +47,16 @@ describe('template minifier', () => {
     assert.equal(minifyHtml('<div>\n  <span>\n a</span>\n</div>'), '<div><span> a</span></div>')
     assert.equal(minifyHtml('<path d="x">\n  <param>\n <pre>'), '<path d="x"> <param> <pre>', 'path, param, pre are not p')
     assert.equal(minifyHtml('<p> a</p> <li>'), '<p> a</p> <li>', 'spaces without a line break stay')
+  })
+
+  it("html: a template's parts are read as one text, so a block tag whose attributes hold a binding loses the white space after it too; the bindings stay where they were", () => {
+    assert.deepEqual(minifyHtmlParts(['<li part="row" id="vk-post-', '" tabindex="-1">\n  ', ' ', '\n</li>\n<span class=', '>\n  ', '</span>']), [
+      '<li part="row" id="vk-post-',
+      '" tabindex="-1">',
+      ' ',
+      '</li><span class=',
+      '> ',
+      '</span>',
+    ])
   })
 })
