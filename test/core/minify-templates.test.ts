@@ -59,4 +59,11 @@ describe('template minifier', () => {
       '</span>',
     ])
   })
+
+  it("html: a whitespace run with a line break at the start or end of a button's content goes; between two buttons it stays (a gap)", () => {
+    assert.equal(
+      minifyHtml('<button type="button" part="reply" @click=${r}>\n  ${label}\n</button>\n<button part="tail">\n  Tail<span class="vk-visually-hidden"> ${side}</span>\n</button>'),
+      '<button type="button" part="reply" @click=${r}>${label}</button> <button part="tail">Tail<span class="vk-visually-hidden"> ${side}</span></button>',
+    )
+  })
 })
