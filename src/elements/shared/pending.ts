@@ -20,12 +20,16 @@ const ignoreWhileDisabled = (e: Event) => {
   e.stopImmediatePropagation()
 }
 
+/** `false` in the script bundle (vite.config.ts `define`). */
+declare const __VENUEKIT_DEV__: boolean | undefined
+
 class BusyDirective extends Directive {
   private bound: Element | null = null
 
   constructor(part: PartInfo) {
     super(part)
-    if (part.type !== PartType.ELEMENT) throw new Error('busy() is for elements')
+    // A check of venuekit's own templates: the script bundle (`__VENUEKIT_DEV__` false) leaves it out.
+    if ((typeof __VENUEKIT_DEV__ != 'boolean' || __VENUEKIT_DEV__) && part.type !== PartType.ELEMENT) throw new Error('busy() is for elements')
   }
 
   render(_disabled: boolean, _busy?: boolean) {
