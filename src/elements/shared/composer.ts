@@ -1,5 +1,6 @@
 /**
- * A text composer (new post, reply, edit, report reason) as a controller of the element that shows it:
+ * A text composer (new post, reply, edit, report reason), kept by the element that shows it (it asks that element
+ * to update; it needs none of a controller's lifecycle, so it is not registered as one):
  * a labelled textarea and a submit button in a `<form>`, the text kept across renders, busy while
  * sending, a failure sentence (role=alert) when the send throws. Ctrl/Cmd+Enter submits; in a form with
  * `onCancel` (a reply, an edit, a report), Escape cancels like its Cancel button. The submit button stays
@@ -8,7 +9,7 @@
  * A send that throws keeps the text, shows `failed` (a sentence, or one chosen for the error: see
  * `shared/failures.ts`) and fires `vk-error` from the host with the error, like every element's failure.
  */
-import { css, html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit'
+import { css, html, nothing, type ReactiveControllerHost } from 'lit'
 import { LIMITS, hasVisibleText } from '../../contract/limits.ts'
 import { busy } from './pending.ts'
 import { submitOnCtrlEnter } from './submit-keys.ts'
@@ -30,7 +31,7 @@ export interface ComposerText {
   recover?: (error: unknown) => { label: string; run: () => Promise<unknown> } | null
 }
 
-export class Composer implements ReactiveController {
+export class Composer {
   value = ''
   pending = false
   failed = false
@@ -46,11 +47,7 @@ export class Composer implements ReactiveController {
     private readonly send: (body: string) => Promise<boolean | void>,
     private readonly onCancel?: () => void,
     private readonly maxLength: number = LIMITS.bodyMaxChars,
-  ) {
-    host.addController(this)
-  }
-
-  hostConnected() {}
+  ) {}
 
   /** Forgets the last failure and keeps the text (when the reader changes: `ReaderChange`); a send still in flight shows nothing. */
   clearFailure() {

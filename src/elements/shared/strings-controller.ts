@@ -3,7 +3,7 @@
  * `<vk-strings-provider>` overrides, then the element's own `strings` property (the property wins).
  */
 import { ContextConsumer } from './context.ts'
-import type { ReactiveController, ReactiveElement } from 'lit'
+import type { ReactiveElement } from 'lit'
 import { baseStrings, LOCALES, stringsContext, type Slice, type StringSlices, type StringsContextValue } from './strings/index.ts'
 import { formatMessage, type Params } from './format.ts'
 
@@ -12,7 +12,8 @@ export interface StringsHost<S extends Slice> extends ReactiveElement {
   locale?: string | null
 }
 
-export class StringsController<S extends Slice> implements ReactiveController {
+/** Not a controller of its host: its context consumer is (it follows the provider); this only reads. */
+export class StringsController<S extends Slice> {
   private provided: StringsContextValue | undefined
 
   constructor(
@@ -23,14 +24,11 @@ export class StringsController<S extends Slice> implements ReactiveController {
     /** The element's own overrides of this slice (last, they win); the host's `strings` by default. */
     private readonly own: () => Partial<StringSlices[S]> | null | undefined = () => host.strings,
   ) {
-    host.addController(this)
     new ContextConsumer(host, stringsContext, (v) => {
       this.provided = v
       host.requestUpdate()
     })
   }
-
-  hostConnected() {}
 
   get locale(): string {
     return (
