@@ -14,6 +14,11 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 export default defineConfig({
   publicDir: false,
   plugins: [minifyLitTemplates()],
+  // Class fields compiled as the language defines them (tsconfig.bundle.json), not as assignments in the
+  // constructor: a field's initializer stays in the class body (`vk=new …;`, `static styles=…`), 66 B less gzipped.
+  // The shared controllers assign their constructor's arguments themselves (`declare`d fields), so they need no
+  // field declarations either.
+  tsconfig: 'tsconfig.bundle.json',
   define: {
     __VENUEKIT_VERSION__: JSON.stringify(pkg.version),
     // The script bundle is a production build: development-only checks (src/sdk/config.ts) are dropped.

@@ -42,12 +42,22 @@ export class Composer {
   /** Counts `clearFailure` calls: a send that answers after the reader changed shows nothing. */
   private epoch = 0
 
+  declare private readonly host: ReactiveControllerHost & Pick<VkElement, 'emit'>
+  declare private readonly send: (body: string) => Promise<boolean | void>
+  declare private readonly onCancel?: () => void
+  declare private readonly maxLength: number
+
   constructor(
-    private readonly host: ReactiveControllerHost & Pick<VkElement, 'emit'>,
-    private readonly send: (body: string) => Promise<boolean | void>,
-    private readonly onCancel?: () => void,
-    private readonly maxLength: number = LIMITS.bodyMaxChars,
-  ) {}
+    host: ReactiveControllerHost & Pick<VkElement, 'emit'>,
+    send: (body: string) => Promise<boolean | void>,
+    onCancel?: () => void,
+    maxLength: number = LIMITS.bodyMaxChars,
+  ) {
+    this.host = host
+    this.send = send
+    this.onCancel = onCancel
+    this.maxLength = maxLength
+  }
 
   /** Forgets the last failure and keeps the text (when the reader changes: `ReaderChange`); a send still in flight shows nothing. */
   clearFailure() {

@@ -19,25 +19,29 @@ type Callback = (value: unknown, unsubscribe?: () => void) => void
 
 /** `context-request` and `context-provider` carry the same fields; a provider event has no callback. */
 class ContextEvent extends Event {
-  constructor(
-    type: string,
-    readonly context: string,
-    readonly contextTarget: Element,
-    readonly callback?: Callback,
-    readonly subscribe?: boolean,
-  ) {
+  declare readonly context: string
+  declare readonly contextTarget: Element
+  declare readonly callback?: Callback
+  declare readonly subscribe?: boolean
+  constructor(type: string, context: string, contextTarget: Element, callback?: Callback, subscribe?: boolean) {
     super(type, { bubbles: true, composed: true })
+    this.context = context
+    this.contextTarget = contextTarget
+    this.callback = callback
+    this.subscribe = subscribe
   }
 }
 
 /** Asks for a context when the host connects, follows its changes, and lets go when the host leaves. */
 export class ContextConsumer<T> implements ReactiveController {
-  private unsubscribe?: () => void
-  constructor(
-    private readonly host: ReactiveElement,
-    private readonly context: Context<T>,
-    private readonly onValue: (value: T) => void,
-  ) {
+  declare private unsubscribe?: () => void
+  declare private readonly host: ReactiveElement
+  declare private readonly context: Context<T>
+  declare private readonly onValue: (value: T) => void
+  constructor(host: ReactiveElement, context: Context<T>, onValue: (value: T) => void) {
+    this.host = host
+    this.context = context
+    this.onValue = onValue
     host.addController(this)
   }
   hostConnected() {
@@ -65,11 +69,13 @@ export class ContextConsumer<T> implements ReactiveController {
 /** Answers its descendants' requests for one context, and calls its subscribers back on each new value. */
 export class ContextProvider<T> implements ReactiveController {
   private readonly subscribers = new Map<Callback, [Element, () => void]>()
-  constructor(
-    private readonly host: ReactiveElement,
-    private readonly context: Context<T>,
-    private value: T,
-  ) {
+  declare private readonly host: ReactiveElement
+  declare private readonly context: Context<T>
+  declare private value: T
+  constructor(host: ReactiveElement, context: Context<T>, value: T) {
+    this.host = host
+    this.context = context
+    this.value = value
     /** The element that asked, when the event asks for this context from below the host. */
     const from = (e: Event) => {
       const ev = e as ContextEvent

@@ -9,16 +9,17 @@ import type { SessionInfo } from '../../contract/types.ts'
 
 export class ReaderChange implements ReactiveController {
   /** The session's token at the last update ('' signed out); undefined until the session is known. */
-  private seen: string | undefined
+  declare private seen: string | undefined
   /** Counts the changes: an action started under one reader checks it before showing its result. */
   private epoch = 0
 
   /** `session`: the page's session (undefined while the element has no venuekit context). */
-  constructor(
-    host: ReactiveControllerHost,
-    private readonly session: () => SessionInfo | null | undefined,
-    private readonly onChange: () => void,
-  ) {
+  declare private readonly session: () => SessionInfo | null | undefined
+  declare private readonly onChange: () => void
+
+  constructor(host: ReactiveControllerHost, session: () => SessionInfo | null | undefined, onChange: () => void) {
+    this.session = session
+    this.onChange = onChange
     host.addController(this)
   }
 

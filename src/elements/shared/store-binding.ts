@@ -19,10 +19,12 @@ export class StoreBinding<T> implements ReactiveController {
   private off: (() => void) | null = null
   private connected = false
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly select: () => Subscribable<T> | null | undefined,
-  ) {
+  declare private readonly host: ReactiveControllerHost
+  declare private readonly select: () => Subscribable<T> | null | undefined
+
+  constructor(host: ReactiveControllerHost, select: () => Subscribable<T> | null | undefined) {
+    this.host = host
+    this.select = select
     host.addController(this)
   }
 

@@ -14,16 +14,24 @@ export interface StringsHost<S extends Slice> extends ReactiveElement {
 
 /** Not a controller of its host: its context consumer is (it follows the provider); this only reads. */
 export class StringsController<S extends Slice> {
-  private provided: StringsContextValue | undefined
+  declare private provided: StringsContextValue | undefined
+  declare private readonly host: StringsHost<S>
+  declare private readonly slice: S
+  /** Extra overrides that sit between the provider and the property (e.g. `roomStrings`). */
+  declare private readonly extra: () => Partial<StringSlices[S]> | null | undefined
+  /** The element's own overrides of this slice (last, they win); the host's `strings` by default. */
+  declare private readonly own: () => Partial<StringSlices[S]> | null | undefined
 
   constructor(
-    private readonly host: StringsHost<S>,
-    private readonly slice: S,
-    /** Extra overrides that sit between the provider and the property (e.g. `roomStrings`). */
-    private readonly extra: () => Partial<StringSlices[S]> | null | undefined = () => undefined,
-    /** The element's own overrides of this slice (last, they win); the host's `strings` by default. */
-    private readonly own: () => Partial<StringSlices[S]> | null | undefined = () => host.strings,
+    host: StringsHost<S>,
+    slice: S,
+    extra: () => Partial<StringSlices[S]> | null | undefined = () => undefined,
+    own: () => Partial<StringSlices[S]> | null | undefined = () => host.strings,
   ) {
+    this.host = host
+    this.slice = slice
+    this.extra = extra
+    this.own = own
     new ContextConsumer(host, stringsContext, (v) => {
       this.provided = v
       host.requestUpdate()

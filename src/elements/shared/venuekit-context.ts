@@ -11,9 +11,13 @@ import { getVenuekit, onVenuekitChange, type Venuekit } from '../../stores/index
 export const venuekitContext = createContext<Venuekit | null>('venuekit-context')
 
 export class VenuekitController implements ReactiveController {
-  private provided: Venuekit | null | undefined
+  declare private provided: Venuekit | null | undefined
   private unwatch: (() => void) | null = null
-  constructor(private readonly host: ReactiveElement, private readonly onChange: (vk: Venuekit | null) => void = () => {}) {
+  declare private readonly host: ReactiveElement
+  declare private readonly onChange: (vk: Venuekit | null) => void
+  constructor(host: ReactiveElement, onChange: (vk: Venuekit | null) => void = () => {}) {
+    this.host = host
+    this.onChange = onChange
     host.addController(this)
     new ContextConsumer(host, venuekitContext, (v) => {
       this.provided = v
