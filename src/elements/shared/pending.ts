@@ -24,7 +24,8 @@ const ignoreWhileDisabled = (e: Event) => {
 declare const __VENUEKIT_DEV__: boolean | undefined
 
 class BusyDirective extends Directive {
-  private bound: Element | null = null
+  /** The element its click guard is on (none yet: undefined). */
+  declare private bound: Element | undefined
 
   constructor(part: PartInfo) {
     super(part)

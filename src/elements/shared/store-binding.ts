@@ -15,9 +15,10 @@ export interface Subscribable<T> {
 }
 
 export class StoreBinding<T> implements ReactiveController {
-  private store: Subscribable<T> | null = null
-  private off: (() => void) | null = null
-  private connected = false
+  // Undefined until first set (as null or false): each is read only as "none" or "not".
+  declare private store: Subscribable<T> | null | undefined
+  declare private off: (() => void) | null | undefined
+  declare private connected: boolean | undefined
 
   declare private readonly host: ReactiveControllerHost
   declare private readonly select: () => Subscribable<T> | null | undefined

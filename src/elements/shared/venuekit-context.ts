@@ -12,7 +12,7 @@ export const venuekitContext = createContext<Venuekit | null>('venuekit-context'
 
 export class VenuekitController implements ReactiveController {
   declare private provided: Venuekit | null | undefined
-  private unwatch: (() => void) | null = null
+  declare private unwatch: (() => void) | null | undefined
   declare private readonly host: ReactiveElement
   declare private readonly onChange: (vk: Venuekit | null) => void
   constructor(host: ReactiveElement, onChange: (vk: Venuekit | null) => void = () => {}) {
