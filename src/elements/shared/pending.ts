@@ -20,17 +20,13 @@ const ignoreWhileDisabled = (e: Event) => {
   e.stopImmediatePropagation()
 }
 
-/** `false` in the script bundle (vite.config.ts `define`). */
-declare const __VENUEKIT_DEV__: boolean | undefined
-
 class BusyDirective extends Directive {
   /** The element its click guard is on (none yet: undefined). */
   declare private bound: Element | undefined
 
   constructor(part: PartInfo) {
     super(part)
-    // A check of venuekit's own templates: the script bundle (`__VENUEKIT_DEV__` false) leaves it out.
-    if ((typeof __VENUEKIT_DEV__ != 'boolean' || __VENUEKIT_DEV__) && part.type !== PartType.ELEMENT) throw new Error('busy() is for elements')
+    if (part.type !== PartType.ELEMENT) throw new Error('busy() is for elements')
   }
 
   render(_disabled: boolean, _busy?: boolean) {
