@@ -152,6 +152,7 @@ export class Composer {
       <textarea
         id=${o.id}
         part="input"
+        dir="auto"
         rows=${o.rows ?? 2}
         maxlength=${this.maxLength}
         placeholder=${text.placeholder}

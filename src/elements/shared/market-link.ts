@@ -4,4 +4,4 @@ import type { VkElement } from './vk-element.ts'
 
 /** Part `market`; pressing it emits `vk-open-market` with the market's id from `host`. */
 export const marketLink = (host: VkElement, marketId: string, title: unknown) =>
-  html`<button type="button" part="market" class="market" @click=${() => host.emit('vk-open-market', { marketId })}>${title}</button>`
+  html`<button type="button" part="market" class="market" dir="auto" @click=${() => host.emit('vk-open-market', { marketId })}>${title}</button>`

@@ -502,7 +502,7 @@ export class VkTakeCard extends VkElement {
             ${p.hidden ? html`<span part="notice" class="chip muted">${this.#str.t('hiddenNotice')}</span>` : nothing}
           </div>`
         : nothing}
-      ${this.mode === 'edit' && !this.readOnly ? nothing : html`<p part="body" class="body">${p.body}</p>`}
+      ${this.mode === 'edit' && !this.readOnly ? nothing : html`<p part="body" class="body" dir="auto">${p.body}</p>`}
       ${this.#actionsRow(p)}
       ${this.failure ? html`<p part="notice" class="failure" role="alert">${failureText(this.#str, this.failure.error, this.failure.key)}</p>` : nothing}
       ${this.#modeContent()}
