@@ -29,7 +29,8 @@ function closing(s: string, start: number): number {
   return -1
 }
 
-export function formatMessage(template: string, params: Params = {}, locale?: string): string {
+/** `plurals`: the language whose plural rules pick the case (the template's own; `locale` by default). */
+export function formatMessage(template: string, params: Params = {}, locale?: string, plurals = locale): string {
   let out = ''
   let i = 0
   while (i < template.length) {
@@ -57,9 +58,9 @@ export function formatMessage(template: string, params: Params = {}, locale?: st
         cases[m[1]] = body.slice(s + 1, e)
         re.lastIndex = e + 1
       }
-      const cat = cached(pr, locale ?? '', () => new Intl.PluralRules(locale)).select(n)
+      const cat = cached(pr, plurals ?? '', () => new Intl.PluralRules(plurals)).select(n)
       const chosen = cases[`=${n}`] ?? cases[cat] ?? cases.other ?? ''
-      out += formatMessage(chosen.replaceAll('#', formatNumber(n, locale)), params, locale)
+      out += formatMessage(chosen.replaceAll('#', formatNumber(n, locale)), params, locale, plurals)
     }
     i = end + 1
   }
@@ -90,6 +91,13 @@ export function relativeTime(iso: string | Date, locale?: string, now = Date.now
 export function absoluteTime(iso: string | Date, locale?: string): string {
   return cached(dt, locale ?? '', () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })).format(typeof iso === 'string' ? new Date(iso) : iso)
 }
+
+/**
+ * User text (a market's title, a room's name) placed inside a translated sentence, isolated (FSI … PDI): a title in
+ * the other direction keeps its own order and punctuation and cannot reorder the sentence around it
+ * ("حول: Will BTC hit 100k?" would otherwise draw its '?' at the Arabic end).
+ */
+export const isolate = (text: string): string => `\u2068${text}\u2069`
 
 /** Basis points as a percentage, e.g. 4000 → "40%". */
 export function formatBps(bps: number, locale?: string): string {

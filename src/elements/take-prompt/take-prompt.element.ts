@@ -3,6 +3,7 @@ import { isMarketId } from '../../contract/ids.ts'
 import { hasVisibleText } from '../../contract/limits.ts'
 import type { TakePromptValue } from '../../stores/index.ts'
 import { failureText } from '../shared/failures.ts'
+import { isolate } from '../shared/format.ts'
 import { busy } from '../shared/pending.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -230,12 +231,12 @@ export class VkTakePrompt extends VkElement {
     const s = this.#str
     return html`${status}<section part="prompt" aria-labelledby=${p.marketTitle ? 'title market' : 'title'} @keydown=${this.#onKeydown} @focusin=${this.#onFocusIn}>
       <h2 part="title" id="title">${this.#question(p)}</h2>
-      ${p.marketTitle ? html`<p part="market" id="market" class="market">${s.t('promptMarket', { market: p.marketTitle })}</p>` : nothing}
+      ${p.marketTitle ? html`<p part="market" id="market" class="market">${s.t('promptMarket', { market: isolate(p.marketTitle) })}</p>` : nothing}
       <p id="hint">${s.t('promptBody')}</p>
       ${p.otherSideLabel ? html`<p part="other-side" id="other-side">${s.t('promptOtherSide', { side: p.otherSideLabel })}</p>` : nothing}
       <form part="composer" @submit=${this.#post}>
         <label for="reason" class="vk-visually-hidden">${s.t('promptPlaceholder')}</label>
-        <textarea id="reason" part="input" rows="2" maxlength="2000" aria-describedby=${p.otherSideLabel ? 'hint other-side' : 'hint'} placeholder=${s.t('promptPlaceholder')} ?readonly=${this.posting} @keydown=${submitOnCtrlEnter}></textarea>
+        <textarea id="reason" part="input" dir="auto" rows="2" maxlength="2000" aria-describedby=${p.otherSideLabel ? 'hint other-side' : 'hint'} placeholder=${s.t('promptPlaceholder')} ?readonly=${this.posting} @keydown=${submitOnCtrlEnter}></textarea>
         <div class="buttons">
           <button type="submit" part="post" class="vk-button primary" ${busy(this.posting)}>
             ${this.posting ? s.t('promptPosting') : s.t('promptPost')}
