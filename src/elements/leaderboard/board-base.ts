@@ -59,7 +59,7 @@ export abstract class BoardBase extends VkElement {
     const name = displayName(this.names.value?.profiles[e.wallet.toLowerCase()], e.wallet)
     return html`<li part="row">
       <span class="rank">${rankText(this.str, e)}</span>
-      <span class="name">${name}</span>
+      <span class="name" dir="auto">${name}</span>
       <span class="record">${this.str.t('record', { right: e.right, wrong: e.wrong })}</span>
     </li>`
   }

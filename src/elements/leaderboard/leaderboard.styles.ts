@@ -30,7 +30,13 @@ export const boardStyles = css`
     font-weight: 600;
     white-space: nowrap;
   }
+  /*
+   * dir="auto" (board-base.ts): a name of the other direction is cut at its own end, and still lines up with the
+   * others (Chromium and Safari know only the prefixed match-parent).
+   */
   .name {
+    text-align: match-parent;
+    text-align: -webkit-match-parent;
     overflow: hidden;
     text-overflow: ellipsis;
     white-space: nowrap;
