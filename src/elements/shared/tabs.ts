@@ -49,6 +49,7 @@ export const tabStyles = css`
    */
   [role='tablist'] {
     display: flex;
+    flex-wrap: wrap;
     align-items: baseline;
     gap: var(--_vk-space-2);
     border-bottom: 1px solid var(--_vk-color-border);
