@@ -69,11 +69,15 @@ export class StringsController<S extends Slice> {
   t(key: keyof StringSlices[S] & string, params?: Params): string {
     const locale = this.locale
     let template: unknown = key
+    let from: unknown
     for (const layer of this.#layers(locale))
       if (layer && Object.hasOwn(layer, key)) {
         template = (layer as Record<string, unknown>)[key] ?? key
+        from = layer
         break
       }
-    return formatMessage(String(template), params, locale)
+    // An English string (a locale without its own strings, or a key it lacks) takes English plural forms: Japanese
+    // has only `other`, which would read "1 takes". Numbers still follow the locale.
+    return formatMessage(String(template), params, locale, from === LOCALES.en[this.slice] ? 'en' : locale)
   }
 }
