@@ -123,7 +123,7 @@ export function deepAll<E extends Element = HTMLElement>(root: Element | ShadowR
 
 export const deep = <E extends Element = HTMLElement>(root: Element | ShadowRoot | Document, selector: string): E | null => deepAll<E>(root, selector)[0] ?? null
 
-/** The text a reader sees, through shadow roots (whitespace collapsed). */
+/** The text a reader sees, through shadow roots (whitespace collapsed; the invisible bidi isolates, FSI … PDI, left out). */
 export function deepText(root: Node): string {
   const parts: string[] = []
   const visit = (n: Node) => {
@@ -132,7 +132,7 @@ export function deepText(root: Node): string {
     kids.forEach(visit)
   }
   visit(root)
-  return parts.join(' ').replace(/\s+/g, ' ').trim()
+  return parts.join(' ').replace(/[\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim()
 }
 
 /** The buttons inside `root` (through shadow roots) whose text includes `text`. */
