@@ -123,7 +123,13 @@ export function deepAll<E extends Element = HTMLElement>(root: Element | ShadowR
 
 export const deep = <E extends Element = HTMLElement>(root: Element | ShadowRoot | Document, selector: string): E | null => deepAll<E>(root, selector)[0] ?? null
 
-/** The text a reader sees, through shadow roots (whitespace collapsed; the invisible bidi isolates, FSI … PDI, left out). */
+/**
+ * Text without the invisible bidi isolates (FSI … PDI, LRI, RLI) that wrap every text placed in a sentence
+ * (format.ts `formatMessage`): what a reader sees, for exact comparisons.
+ */
+export const plain = (s: string | null | undefined) => (s ?? '').replace(/[\u2066-\u2069]/g, '')
+
+/** The text a reader sees, through shadow roots (whitespace collapsed; the invisible bidi isolates left out). */
 export function deepText(root: Node): string {
   const parts: string[] = []
   const visit = (n: Node) => {
@@ -132,7 +138,7 @@ export function deepText(root: Node): string {
     kids.forEach(visit)
   }
   visit(root)
-  return parts.join(' ').replace(/[\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim()
+  return plain(parts.join(' ')).replace(/\s+/g, ' ').trim()
 }
 
 /** The buttons inside `root` (through shadow roots) whose text includes `text`. */

@@ -5,7 +5,7 @@ import '../../src/elements/mini-leaderboard/mini-leaderboard.ts'
 import type { VkLeaderboard } from '../../src/elements/leaderboard/leaderboard.element.ts'
 import type { VkMiniLeaderboard } from '../../src/elements/mini-leaderboard/mini-leaderboard.element.ts'
 import { freshRef, type TestWallet } from '../sdk/harness.ts'
-import { deep, deepAll, deepText, disposeVk, isPath, makeVk, service, setProfile, until } from './elements-env.ts'
+import { deep, deepAll, deepText, disposeVk, plain, isPath, makeVk, service, setProfile, until } from './elements-env.ts'
 import { armXssTrap, expectInert, XSS_SHORT } from './xss-corpus.ts'
 
 /** `n` callers with a take on one market of a fresh category node: even callers right (side 0), odd callers wrong. */
@@ -176,7 +176,7 @@ describe('<vk-leaderboard> and <vk-mini-leaderboard>', () => {
     const mini = await fixture<VkMiniLeaderboard>(html`<vk-mini-leaderboard scope=${`category:${node}`} limit="1"></vk-mini-leaderboard>`)
     const global = await fixture<VkLeaderboard>(html`<vk-leaderboard scope="global"></vk-leaderboard>`)
     await until(() => rows(full).length === 2 && rows(mini).length === 1 && rows(global).length > 0, 'rows')
-    const label = (el: Element) => deep(el, '[part="list"]')!.getAttribute('aria-label')
+    const label = (el: Element) => plain(deep(el, '[part="list"]')!.getAttribute('aria-label'))
     expect(deep(full, '[part="list"]')!.localName).to.equal('ol')
     expect([label(full), label(mini), label(global)]).to.deep.equal([`Leaderboard: ${node}`, `Leaderboard: ${node}`, 'Leaderboard: Everyone'])
     await expect(full).to.be.accessible()

@@ -15,6 +15,7 @@ import '../../src/elements/author-takes/author-takes.ts'
 import '../../src/elements/take-count/take-count.ts'
 import '../../src/elements/strings-provider/strings-provider.ts'
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
+import { formatMessage } from '../../src/elements/shared/format.ts'
 import { deep, deepAll, deepText, disposeVk, makeVk, nonMemberRoomFeed, service, setProfile, until } from './elements-env.ts'
 
 /** Where the `at`th character of `el`'s text (its first non-empty text node, `at` < 0 from the end) is drawn. */
@@ -112,6 +113,24 @@ describe('RTL and locales', () => {
     await sendKeys({ type: 'ETF inflows!' })
     expect(getComputedStyle(reason).direction, 'the reason takes the direction of what is typed').to.equal('ltr')
     await expect(el).to.be.accessible()
+  })
+
+  it('every text placed in a translated sentence is isolated (FSI … PDI, as Fluent does): a name, a title or an outcome label of the other direction cannot reorder the sentence; numbers are formatted, not isolated', () => {
+    expect(formatMessage('Actions on the post by {name}', { name: 'نور' })).to.equal('Actions on the post by \u2068نور\u2069')
+    expect(formatMessage('Settled: {outcome}', { outcome: 'Yes' }, 'ar')).to.equal('Settled: \u2068Yes\u2069')
+    expect(formatMessage('{n, plural, one {# take on {m}} other {# takes on {m}}}', { n: 2, m: 'BTC?' }, 'en')).to.equal('2 takes on \u2068BTC?\u2069')
+    expect(formatMessage('{n} holders', { n: 1200 }, 'en')).to.equal('1,200 holders')
+    // Drawn: an English label inside an Arabic sentence keeps its "?" at its own end.
+    const p = document.createElement('p')
+    p.dir = 'rtl'
+    p.style.cssText = 'font: 16px sans-serif; width: max-content'
+    p.textContent = formatMessage('حول: {market}', { market: 'Will BTC hit 100k?' })
+    document.body.append(p)
+    try {
+      expect(glyph(p, '?').left, 'the "?" is drawn right of the "k" before it').to.be.greaterThan(glyph(p, 'k?').left)
+    } finally {
+      p.remove()
+    }
   })
 
   it("a room's join card: the room's title inside 'Join {room}' is isolated (FSI … PDI) from the sentence around it", async () => {

@@ -6,7 +6,7 @@ import '../../src/elements/strings-provider/strings-provider.ts'
 import type { VkTakeCard } from '../../src/elements/take-card/take-card.element.ts'
 import type { Post } from '../../src/contract/types.ts'
 import { emulateMedia, sendKeys } from '@web/test-runner-commands'
-import { deep, deepAll, deepText, disposeVk, expectKeyboardReachable, expectParts, isPath, makeVk, service, setPrice, setProfile, until } from './elements-env.ts'
+import { deep, deepAll, deepText, disposeVk, plain, expectKeyboardReachable, expectParts, isPath, makeVk, service, setPrice, setProfile, until } from './elements-env.ts'
 
 /** A market and a take on side `side` written by a fresh wallet holding it. */
 async function take(o: { side?: number; market?: Record<string, unknown>; body?: string; size?: string } = {}) {
@@ -26,7 +26,7 @@ const text = (el: Element) => deepText(el)
 const shown = (el: Element) => {
   const c = el.cloneNode(true) as Element
   c.querySelectorAll('.vk-visually-hidden').forEach((n) => n.remove())
-  return (c.textContent ?? '').replace(/\s+/g, ' ').trim()
+  return plain(c.textContent).replace(/\s+/g, ' ').trim()
 }
 const part = (el: Element, name: string) => deep(el, `[part~="${name}"]`)
 
@@ -174,7 +174,7 @@ describe('<vk-take-card>', () => {
     const check = async (el: Element) => {
       await until(() => part(el, 'tail') && part(el, 'stance') && text(part(el, 'stance')!).includes('Below'), 'labels from the market')
       expect(shown(part(el, 'stance')!)).to.equal('Below · 2.50 at 60%')
-      expect(part(el, 'stance')!.getAttribute('title')).to.equal('Held Below when writing')
+      expect(plain(part(el, 'stance')!.getAttribute('title'))).to.equal('Held Below when writing')
       expect(text(part(el, 'stance')!)).to.not.match(/\bNo\b/)
       expect(text(part(el, 'tail')!)).to.include('Take the same side: Below').and.not.match(/\bNo\b/)
       expect(text(el)).to.not.match(/\bNo\b/)
@@ -574,15 +574,15 @@ describe('<vk-take-card>', () => {
       html`<vk-take-card .post=${post} .strings=${{ stanceLabel: 'Tenait {side}', stanceSpoken: '{label} :', tailLabel: '« même côté : {side} »' }}></vk-take-card>`,
     )
     await until(() => part(el, 'tail') && part(el, 'stance') && text(part(el, 'stance')!).includes('Yes'), 'labels from the market')
-    const hidden = (name: string) => part(el, name)!.querySelector('.vk-visually-hidden')!.textContent!.trim()
+    const hidden = (name: string) => plain(part(el, name)!.querySelector('.vk-visually-hidden')!.textContent).trim()
     expect(hidden('stance')).to.equal('Tenait Yes :')
     expect(hidden('tail')).to.equal('« même côté : Yes »')
     expect(text(part(el, 'tail')!)).to.not.include('(')
     // Control: the built-in English keeps its own brackets and colon.
     const en = await card(post)
     await until(() => part(en, 'tail') && part(en, 'stance') && text(part(en, 'stance')!).includes('Yes'), 'labels from the market')
-    expect(part(en, 'stance')!.querySelector('.vk-visually-hidden')!.textContent!.trim()).to.equal('Held Yes when writing:')
-    expect(part(en, 'tail')!.querySelector('.vk-visually-hidden')!.textContent!.trim()).to.equal('(Take the same side: Yes)')
+    expect(plain(part(en, 'stance')!.querySelector('.vk-visually-hidden')!.textContent).trim()).to.equal('Held Yes when writing:')
+    expect(plain(part(en, 'tail')!.querySelector('.vk-visually-hidden')!.textContent).trim()).to.equal('(Take the same side: Yes)')
   })
 
   it('issue 6 rule 8 "parts on the main regions of every element"', async () => {

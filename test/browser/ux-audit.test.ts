@@ -16,7 +16,7 @@ import type { VkAuthorTakes } from '../../src/elements/author-takes/author-takes
 import type { VkModerationQueue } from '../../src/elements/moderation-queue/moderation-queue.element.ts'
 import type { VkComments } from '../../src/elements/comments/comments.element.ts'
 import type { Post } from '../../src/contract/types.ts'
-import { deep, deepActive, deepAll, deepText, disposeVk, isPath, makeVk, service, setProfile, until } from './elements-env.ts'
+import { deep, deepActive, deepAll, deepText, disposeVk, plain, isPath, makeVk, service, setProfile, until } from './elements-env.ts'
 
 const clearPromptMemory = () => Object.keys(localStorage).filter((k) => k.startsWith('vk:take-prompt')).forEach((k) => localStorage.removeItem(k))
 
@@ -262,7 +262,7 @@ describe('UX audit: live regions', () => {
     const line = deep(el, '[part="status"]')!
     // What a screen reader is told: each time the polite line's text is set (a change of its content).
     const said: string[] = []
-    new MutationObserver(() => said.push(line.textContent!.trim())).observe(line, { childList: true, subtree: true, characterData: true })
+    new MutationObserver(() => said.push(plain(line.textContent).trim())).observe(line, { childList: true, subtree: true, characterData: true })
     for (const p of posts) {
       deep<HTMLButtonElement>(rowOf(p.id)!, 'button[data-action="keep"]')!.click()
       await until(() => !rowOf(p.id), `${p.body} kept, and gone from Open`)

@@ -19,6 +19,8 @@ import { createClient } from '../../src/sdk/index.ts'
 import { startDemoProcess, type DemoProcess } from '../../scripts/demo-process.ts'
 
 const WAIT = 20_000
+/** The text a reader sees: without the invisible bidi isolates (FSI … PDI) around each text placed in a sentence. */
+const seen = async (l: Locator) => (await l.innerText()).replace(/[\u2066-\u2069]/g, '')
 const PKG_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
 let demo: DemoProcess
@@ -91,11 +93,11 @@ describe('demo venue end to end (npm run demo, headless Chromium)', () => {
       await page.locator('.market-head h1').waitFor({ timeout: WAIT })
       await signIn(page, flow.author)
       const buy = page.locator('.demo-buy-0')
-      const side = (await buy.innerText()).replace(/^Buy /, '')
+      const side = (await seen(buy)).replace(/^Buy /, '')
       await buy.click()
       const prompt = page.locator('vk-take-prompt [part~="prompt"]')
       await prompt.waitFor({ timeout: WAIT })
-      assert.match(await prompt.locator('[part~="title"]').innerText(), new RegExp(side))
+      assert.match(await seen(prompt.locator('[part~="title"]')), new RegExp(side))
       await prompt.locator('[part~="input"]').fill(body)
       await prompt.locator('[part~="post"]').click()
       await prompt.waitFor({ state: 'detached', timeout: WAIT })
@@ -103,7 +105,7 @@ describe('demo venue end to end (npm run demo, headless Chromium)', () => {
       // In the thread, with its stance: the side bought, proven by the server.
       const row = rowWith(page.locator('vk-market-comments'), body)
       await row.waitFor({ timeout: WAIT })
-      assert.match(await row.locator('[part~="stance"]').innerText(), stanceOf(side))
+      assert.match(await seen(row.locator('[part~="stance"]')), stanceOf(side))
       if (flow.path !== '/market.html') {
         // The app's own handler got the element's typed event.
         await page.locator('[data-last-event]').filter({ hasText: 'vk-post-created' }).waitFor({ timeout: WAIT })
@@ -115,13 +117,13 @@ describe('demo venue end to end (npm run demo, headless Chromium)', () => {
       await Promise.race([newBar.waitFor({ timeout: WAIT }), watcherRow.waitFor({ timeout: WAIT })])
       if (await newBar.isVisible()) await newBar.click()
       await watcherRow.waitFor({ timeout: WAIT })
-      assert.match(await watcherRow.locator('[part~="stance"]').innerText(), stanceOf(side))
+      assert.match(await seen(watcherRow.locator('[part~="stance"]')), stanceOf(side))
 
       // In the community feed on the home page, with the same stance.
       const home = await openPage('/')
       const feedRow = rowWith(home.locator('vk-community-takes'), body)
       await feedRow.waitFor({ timeout: WAIT })
-      assert.match(await feedRow.locator('[part~="stance"]').innerText(), stanceOf(side))
+      assert.match(await seen(feedRow.locator('[part~="stance"]')), stanceOf(side))
 
       // Three other wallets report it: the third report hides it pending review.
       for (const who of flow.reporters) {
@@ -190,7 +192,7 @@ describe('demo venue end to end (npm run demo, headless Chromium)', () => {
     const feed = page.locator('vk-room-feed')
     await feed.locator('[part~="signal"]').first().waitFor({ timeout: WAIT })
     await feed.locator('[part~="settlement"]').first().waitFor({ timeout: WAIT })
-    assert.match((await feed.locator('[part~="signal"]').first().textContent()) ?? '', /^\d+ ranked callers? moved to \S/)
+    assert.match(await seen(feed.locator('[part~="signal"]').first()), /^\d+ ranked callers? moved to \S/)
     assert.equal(await feed.getAttribute('subject-ref'), 'crypto')
     assert.equal(await feed.getAttribute('room-id'), null)
     assert.deepEqual(pageErrors(page), [])

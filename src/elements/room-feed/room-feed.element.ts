@@ -3,7 +3,7 @@ import { UNFOLLOWABLE_NODE_TYPES, type NodeType, type SubjectType } from '../../
 import type { FeedSort, Market, Post } from '../../contract/types.ts'
 import { Composer } from '../shared/composer.ts'
 import { failureText, writeFailureText } from '../shared/failures.ts'
-import { isolate, relativeTime } from '../shared/format.ts'
+import { relativeTime } from '../shared/format.ts'
 import { busy, mayMoveFocus } from '../shared/pending.ts'
 import { repliesView } from '../shared/replies.ts'
 import { marketLink } from '../shared/market-link.ts'
@@ -289,7 +289,7 @@ export class VkRoomFeed extends VkElement {
     // A private room's outsider is not told its title (null): the room's node names it, as in the header.
     const title = m.room?.title ?? this.#feed.value?.room?.title ?? m.room?.subject.ref ?? this.subjectRef ?? s.t('roomLabel')
     return html`<aside part="join-card" class="join-card" aria-labelledby="join-title">
-      <h3 id="join-title">${s.t('joinTitle', { room: isolate(title) })}</h3>
+      <h3 id="join-title">${s.t('joinTitle', { room: title })}</h3>
       <p>${m.left ? s.t('leftBody') : s.t('joinBody')}</p>
       <button type="button" part="join" class="vk-button primary" ${busy(m.pending)} @click=${() => this.#setMembership(true)}>
         ${m.pending ? s.t('joining') : m.left ? s.t('rejoin') : s.t('join')}

@@ -43,7 +43,9 @@ export function formatMessage(template: string, params: Params = {}, locale?: st
     const comma = inner.indexOf(',')
     if (comma < 0) {
       const v = params[inner.trim()]
-      out += v == null ? '' : typeof v === 'number' ? formatNumber(v, locale) : v
+      // Text placed in a sentence is isolated (as Fluent does): a name, title or label of the other direction keeps
+      // its own order and cannot reorder the sentence around it.
+      out += v == null ? '' : typeof v === 'number' ? formatNumber(v, locale) : isolate(v)
     } else {
       const name = inner.slice(0, comma).trim()
       const rest = inner.slice(comma + 1)
@@ -93,11 +95,12 @@ export function absoluteTime(iso: string | Date, locale?: string): string {
 }
 
 /**
- * User text (a market's title, a room's name) placed inside a translated sentence, isolated (FSI … PDI): a title in
- * the other direction keeps its own order and punctuation and cannot reorder the sentence around it
- * ("حول: Will BTC hit 100k?" would otherwise draw its '?' at the Arabic end).
+ * Text placed inside a translated sentence (a market's title, a room's or a person's name, an outcome label),
+ * isolated (FSI … PDI; `formatMessage` does it for every text parameter): text in the other direction keeps its own
+ * order and punctuation and cannot reorder the sentence around it ("حول: Will BTC hit 100k?" would otherwise draw its
+ * '?' at the Arabic end). The isolates are invisible, and screen readers skip them.
  */
-export const isolate = (text: string): string => `\u2068${text}\u2069`
+const isolate = (text: string): string => `\u2068${text}\u2069`
 
 /** Basis points as a percentage, e.g. 4000 → "40%". */
 export function formatBps(bps: number, locale?: string): string {

@@ -3,7 +3,6 @@ import { isMarketId } from '../../contract/ids.ts'
 import { hasVisibleText } from '../../contract/limits.ts'
 import type { TakePromptValue } from '../../stores/index.ts'
 import { failureText } from '../shared/failures.ts'
-import { isolate } from '../shared/format.ts'
 import { busy } from '../shared/pending.ts'
 import { StoreBinding } from '../shared/store-binding.ts'
 import { StringsController } from '../shared/strings-controller.ts'
@@ -231,7 +230,7 @@ export class VkTakePrompt extends VkElement {
     const s = this.#str
     return html`${status}<section part="prompt" aria-labelledby=${p.marketTitle ? 'title market' : 'title'} @keydown=${this.#onKeydown} @focusin=${this.#onFocusIn}>
       <h2 part="title" id="title">${this.#question(p)}</h2>
-      ${p.marketTitle ? html`<p part="market" id="market" class="market">${s.t('promptMarket', { market: isolate(p.marketTitle) })}</p>` : nothing}
+      ${p.marketTitle ? html`<p part="market" id="market" class="market">${s.t('promptMarket', { market: p.marketTitle })}</p>` : nothing}
       <p id="hint">${s.t('promptBody')}</p>
       ${p.otherSideLabel ? html`<p part="other-side" id="other-side">${s.t('promptOtherSide', { side: p.otherSideLabel })}</p>` : nothing}
       <form part="composer" @submit=${this.#post}>
