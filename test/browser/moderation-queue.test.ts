@@ -516,6 +516,23 @@ describe('<vk-moderation-queue>', () => {
     await expect(el).to.be.accessible()
   })
 
+  it('right to left: a reported post\'s body takes its own direction (dir="auto"): an English body on an operator page in Arabic reads left to right', async () => {
+    document.documentElement.dir = 'rtl'
+    try {
+      const vk = await makeVk()
+      const { owner, venueId, posts } = await reportedVenue(1)
+      await vk.signIn(owner)
+      const el = await queue(venueId)
+      await until(() => row(el, posts[0].id) && deep(row(el, posts[0].id)!, '[part="body"]'), 'the item')
+      const body = deep(row(el, posts[0].id)!, '[part="body"]')!
+      expect(getComputedStyle(row(el, posts[0].id)!).direction, 'the page is right to left').to.equal('rtl')
+      expect(getComputedStyle(body).direction, 'the English body reads left to right').to.equal('ltr')
+      await expect(el).to.be.accessible()
+    } finally {
+      document.documentElement.removeAttribute('dir')
+    }
+  })
+
   it('§2.10 "the queue item: … report reasons … the post\'s state": a row lists its reports\' reasons (a list named \'Report reasons\') and says when an operator removed the post everywhere (\'Removed everywhere\')', async () => {
     const vk = await makeVk()
     const { s, owner, venueId, posts } = await reportedVenue(2, { reason: 'spam' })

@@ -264,7 +264,7 @@ export class VkModerationQueue extends VkElement {
         <span class="author">${name}</span>
         <time datetime=${p.createdAt}>${absoluteTime(p.createdAt, s.locale)}</time>
       </div>
-      <p part="body">${p.body}</p>
+      <p part="body" dir="auto">${p.body}</p>
       <ul part="flags" aria-label=${s.t('flags')}>
         <li>${s.t('reports', { count: item.reports })}</li>
         ${actioned ? this.#outcome(item) : nothing}
