@@ -9,6 +9,7 @@ import { freshRef, harness, type FixtureEnv, type Harness } from '../sdk/harness
 import type { VkRoomFeed } from '../../src/elements/room-feed/room-feed.element.ts'
 import { createVenuekit, type CheckoutAdapter, type Venuekit } from '../../src/stores/index.ts'
 import type { ClientConfig } from '../../src/sdk/index.ts'
+import { plain } from '../helpers/visible-text.ts'
 
 /*
  * nanostores reads `process.env.NODE_ENV` when a store is created; a bundler defines
@@ -123,11 +124,7 @@ export function deepAll<E extends Element = HTMLElement>(root: Element | ShadowR
 
 export const deep = <E extends Element = HTMLElement>(root: Element | ShadowRoot | Document, selector: string): E | null => deepAll<E>(root, selector)[0] ?? null
 
-/**
- * Text without the invisible bidi isolates (FSI … PDI, LRI, RLI) that wrap every text placed in a sentence
- * (format.ts `formatMessage`): what a reader sees, for exact comparisons.
- */
-export const plain = (s: string | null | undefined) => (s ?? '').replace(/[\u2066-\u2069]/g, '')
+export { plain }
 
 /** The text a reader sees, through shadow roots (whitespace collapsed; the invisible bidi isolates left out). */
 export function deepText(root: Node): string {

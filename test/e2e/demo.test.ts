@@ -17,10 +17,11 @@ import { type Browser, type BrowserContext, type Locator, type Page } from 'play
 import { launchChromium } from '../../scripts/chromium.ts'
 import { createClient } from '../../src/sdk/index.ts'
 import { startDemoProcess, type DemoProcess } from '../../scripts/demo-process.ts'
+import { plain } from '../helpers/visible-text.ts'
 
 const WAIT = 20_000
-/** The text a reader sees: without the invisible bidi isolates (FSI … PDI) around each text placed in a sentence. */
-const seen = async (l: Locator) => (await l.innerText()).replace(/[\u2066-\u2069]/g, '')
+/** The text a reader sees (without the invisible bidi isolates around each text placed in a sentence). */
+const seen = async (l: Locator) => plain(await l.innerText())
 const PKG_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
 let demo: DemoProcess
