@@ -25,6 +25,8 @@ import { noQueryOnWrites } from './http/no-query-on-writes.ts'
 import { deadKeyOnWrites } from './http/dead-key-on-writes.ts'
 import { venueOriginCheck } from './http/origin-check.ts'
 import { rateLimit } from './http/rate-limit.ts'
+import { requestId } from './http/request-id.ts'
+import { accessLog } from './http/access-log.ts'
 import { SERVICE_PATHS } from '../contract/paths.ts'
 
 export type RouteModule = (ctx: ServiceContext) => Hono
@@ -36,6 +38,9 @@ export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () =
   const app = new Hono()
   // The route table's methods per path, once every route is mounted (below).
   let methodsOf: (path: string) => string[] = () => []
+  // The request's id first, so every answer carries it; then the access log (when on), which sees every answer.
+  app.use('*', requestId)
+  if (ctx.config.accessLog) app.use('*', accessLog(ctx.config.accessLog))
   // CORS: preflights carry no key value, so they are answered for any origin; the actual request is
   // checked against its key's venue's origins (http/origin-check.ts). Then a write's query (none is taken),
   // then write rate limits, then a write's key (a key that is not live refuses it).
@@ -66,8 +71,10 @@ export function createApp(ctx: ServiceContext, extra: (app: Hono) => void = () =
       const status = err.status
       return c.json({ error: { code: status === 413 ? 'payload-too-large' : 'bad-request', message: err.message || 'bad request' } }, status)
     }
-    console.error('[venuekit] unhandled error', err)
-    return c.json({ error: { code: 'internal', message: 'the service failed to answer; try again' } }, 500)
+    // The id the answer carries (X-Request-Id and the body) is in the log line: a user's report finds it.
+    const id = c.get('requestId')
+    console.error('[venuekit] unhandled error', `request ${id}`, err)
+    return c.json({ error: { code: 'internal', message: 'the service failed to answer; try again', requestId: id } }, 500)
   })
   return app
 }

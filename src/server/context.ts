@@ -5,6 +5,7 @@ import type { Store } from './db/open.ts'
 import type { ChainSource } from './chain/source.ts'
 import type { PubSub } from './realtime/pubsub.ts'
 import type { RateLimits } from './services/rate-limits.ts'
+import type { AccessLogSink } from './http/access-log.ts'
 
 export interface ServiceConfig {
   /** Wallets (lowercased) that are platform operators. */
@@ -19,6 +20,8 @@ export interface ServiceConfig {
   chainId: number
   /** Write rate limits; null when off (tests, benchmarks). */
   rateLimits: RateLimits | null
+  /** Where the access log's lines go (http/access-log.ts); null or absent when it is off. */
+  accessLog?: AccessLogSink | null
 }
 
 export interface ServiceContext {

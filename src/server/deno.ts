@@ -19,6 +19,8 @@ import { ApiError, HEADERS_MAX_BYTES, headersTooLarge } from './http/errors.ts'
 import { PATHS } from '../contract/paths.ts'
 import { socketsPerAddress } from './realtime/sockets-per-address.ts'
 import { flagsOrExit, SERVE_USAGE, serveUntilStopped } from './serve-cli.ts'
+import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.ts'
+import { logAccess } from './http/access-log.ts'
 
 export type DenoServiceOptions = ListenOptions
 
@@ -33,13 +35,27 @@ export async function startDenoService(opts: DenoServiceOptions = {}): Promise<D
   // Every socket's close, so a stop waits for the hub's close frames to go out (below).
   const closing = new Set<Promise<void>>()
 
+  const log = svc.ctx.config.accessLog
   const handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response | Promise<Response> => {
     // Node's HTTP parser refuses a request line and headers over 16 KB (node.ts answers 431, readable by any
     // origin); Deno's takes far more.
-    if (headBytes(req) > HEADERS_MAX_BYTES) return refuse(headersTooLarge())
+    const tooLarge = headBytes(req) > HEADERS_MAX_BYTES
     const { pathname } = new URL(req.url)
     // The peer's address reaches the app as `env.remoteAddr` (per-address rate limits, §issue 9).
-    if (pathname !== PATHS.stream || req.headers.get('upgrade')?.toLowerCase() !== 'websocket') return app.fetch(req, { remoteAddr: info.remoteAddr })
+    if (!tooLarge && (pathname !== PATHS.stream || req.headers.get('upgrade')?.toLowerCase() !== 'websocket')) return app.fetch(req, { remoteAddr: info.remoteAddr })
+    // The app's answers carry a request id and are logged by the app (app.ts); the entry's own answers (its
+    // refusals, the stream's upgrade) here, as node.ts does.
+    const startedAt = Date.now()
+    const started = performance.now()
+    const id = requestIdOf(req.headers.get('x-request-id'))
+    const res = tooLarge ? refuse(headersTooLarge()) : stream(req, info)
+    res.headers.set(REQUEST_ID_HEADER, id)
+    if (log) logAccess(log, id, req.method, pathname, res.status, startedAt, started)
+    return res
+  }
+
+  /** The stream's upgrade, or its refusal. */
+  const stream = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response => {
     // As `ws` on Node: the handshake is a GET (Deno would upgrade any method), and one Deno cannot take (no
     // Sec-WebSocket-Key, …) is a 400 (Deno throws, which answered 500).
     if (req.method !== 'GET') return refuse(new ApiError(405, 'method-not-allowed', `the stream is opened with GET, not ${req.method}`), { Allow: 'GET' })
@@ -106,7 +122,7 @@ export async function startDenoService(opts: DenoServiceOptions = {}): Promise<D
 
 /** A refusal the entry answers itself, in the service's error shape, readable by any origin (as node.ts's). */
 function refuse(e: ApiError, headers: Record<string, string> = {}): Response {
-  return Response.json(e.toBody(), { status: e.status, headers: { 'Access-Control-Allow-Origin': '*', ...headers } })
+  return Response.json(e.toBody(), { status: e.status, headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': REQUEST_ID_HEADER, ...headers } })
 }
 
 /** The request line and headers as sent, in bytes (near enough: Deno joins a repeated header's values). */
@@ -124,7 +140,7 @@ function frameTooBig(data: string | ArrayBuffer): boolean {
 }
 
 async function main(args: string[]): Promise<number> {
-  const flags = flagsOrExit(args, { DATABASE_URL: Deno.env.get('DATABASE_URL') }, false, SERVE_USAGE)
+  const flags = flagsOrExit(args, { DATABASE_URL: Deno.env.get('DATABASE_URL'), VK_LOG: Deno.env.get('VK_LOG') }, false, SERVE_USAGE)
   if (typeof flags === 'number') return flags
   return await serveUntilStopped(flags, {
     name: `deno ${Deno.version.deno}`,

@@ -2,11 +2,13 @@
 import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { STATUS_CODES } from 'node:http'
+import { type IncomingMessage, STATUS_CODES } from 'node:http'
 import { WebSocketServer } from 'ws'
 import { listeningParts, type ListenOptions, type RunningService, runningService } from './service.ts'
 import { MAX_FRAME_BYTES } from './realtime/hub.ts'
-import { type ApiError, headersTooLarge, notHttp } from './http/errors.ts'
+import { ApiError, headersTooLarge, notHttp } from './http/errors.ts'
+import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.ts'
+import { logAccess } from './http/access-log.ts'
 import { watchSockets } from './realtime/keepalive.ts'
 import { socketsPerAddress } from './realtime/sockets-per-address.ts'
 import { PATHS } from '../contract/paths.ts'
@@ -32,25 +34,52 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
   }
   // A request Node's HTTP parser refuses (headers or URL over 16 KB, malformed request line) never reaches
   // the app; answer it in the service's error shape instead of Node's bare status line.
+  // Not logged: what it asked for is unknown. It carries a fresh request id, as every answer does.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
-    refuseOnSocket(socket, err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : notHttp())
+    refuseOnSocket(socket, err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : notHttp(), { [REQUEST_ID_HEADER]: requestIdOf(null) })
   })
   // Frames up to MAX_FRAME_BYTES reach the hub, which answers oversized messages with an error message; a larger
   // frame closes the socket (1009).
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
   const keepalive = watchSockets(pingSeconds)
   const perAddress = socketsPerAddress(svc.ctx)
-  server.on('upgrade', (req, socket, head) => {
+  // The stream's upgrade never reaches the app: it carries a request id and is logged (once answered) here.
+  const log = svc.ctx.config.accessLog
+  const upgrades = new WeakMap<IncomingMessage, { id: string; path: string; startedAt: number; started: number }>()
+  const answered = (req: IncomingMessage, status: number) => {
+    const u = upgrades.get(req)
+    if (log && u) logAccess(log, u.id, req.method ?? '', u.path, status, u.startedAt, u.started)
+  }
+  const refuseUpgrade = (req: IncomingMessage, socket: Duplex, e: ApiError, headers: Record<string, string> = {}) => {
+    // As `ws` does: the socket is destroyed once the answer is out.
+    socket.once('finish', () => socket.destroy())
+    refuseOnSocket(socket, e, { [REQUEST_ID_HEADER]: upgrades.get(req)!.id, ...headers })
+    answered(req, e.status)
+  }
+  // `ws` refuses a handshake it cannot take (no Sec-WebSocket-Key, another version, …) through this event when it has a
+  // listener: in the service's error shape, as deno.ts does, instead of `ws`'s plain text.
+  wss.on('wsClientError', (err: Error, socket: Duplex, req: IncomingMessage) =>
+    refuseUpgrade(req, socket, new ApiError(400, 'bad-request', `not a WebSocket handshake this service takes: ${err.message}`), { 'Sec-WebSocket-Version': '13, 8' }),
+  )
+  wss.on('headers', (headers: string[], req: IncomingMessage) => {
+    headers.push(`${REQUEST_ID_HEADER}: ${upgrades.get(req)!.id}`)
+    answered(req, 101)
+  })
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0]
+    const header = req.headers['x-request-id']
+    upgrades.set(req, { id: requestIdOf(typeof header === 'string' ? header : null), path, startedAt: Date.now(), started: performance.now() })
     if (path !== PATHS.stream) {
-      socket.write('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n')
+      socket.write(`HTTP/1.1 404 Not Found\r\n${REQUEST_ID_HEADER}: ${upgrades.get(req)!.id}\r\nConnection: close\r\n\r\n`)
       socket.destroy()
-      return
+      return answered(req, 404)
     }
+    // As on Deno: the handshake is a GET.
+    if (req.method !== 'GET') return refuseUpgrade(req, socket, new ApiError(405, 'method-not-allowed', `the stream is opened with GET, not ${req.method}`), { Allow: 'GET' })
     const fwd = req.headers['x-forwarded-for']
     const { refusal, release } = perAddress.admit(req.socket.remoteAddress, Array.isArray(fwd) ? fwd.join(',') : fwd)
-    if (refusal) return refuseOnSocket(socket, refusal)
+    if (refusal) return refuseUpgrade(req, socket, refusal)
     socket.once('close', release)
     wss.handleUpgrade(req, socket, head, (ws) => {
       const h = hub.attach({ send: (t) => ws.send(t), close: (code, reason) => ws.close(code, reason), unread: () => ws.bufferedAmount })
@@ -76,9 +105,10 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
  * the service's error shape, and closes it. Any origin may read it (the service's CORS answers carry no
  * credentials): the request's Origin is not read.
  */
-function refuseOnSocket(socket: Duplex, e: ApiError) {
+function refuseOnSocket(socket: Duplex, e: ApiError, headers: Record<string, string>) {
   const body = JSON.stringify(e.toBody())
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
   socket.end(
-    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ${REQUEST_ID_HEADER}\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
 }

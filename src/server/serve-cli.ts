@@ -11,6 +11,7 @@ import { DEMO_WALLETS } from './demo-wallets.ts'
 import { isStoreEmpty, seedDemo } from './seed.ts'
 import { DEFAULT_STREAM_PING_SECONDS } from './realtime/keepalive.ts'
 import type { ListenOptions, RunningService } from './service.ts'
+import { ACCESS_LOG_VALUES } from './http/access-log.ts'
 
 export interface ServeFlags {
   port: number
@@ -22,6 +23,8 @@ export interface ServeFlags {
   operators: string[]
   /** Seconds between the stream's pings (realtime/keepalive.ts). */
   streamPingSeconds: number
+  /** The access log (http/access-log.ts): JSON lines on stdout, or none. */
+  log: (typeof ACCESS_LOG_VALUES)[number]
   help: boolean
 }
 
@@ -39,17 +42,33 @@ export const SERVE_USAGE = `usage: venuekit serve [options]
   --dev             mount the dev-only fixture-chain routes /v1/dev/* (local demos and tests only)
   --stream-ping S   ping each stream socket every S seconds and close one that answered nothing
                     since its last ping (default 30; 0: never)
+  --log json|off    the access log: one JSON line per request on stdout (time, request id, method,
+                    path, status, ms, venue; never a query, header or body); default off
   --help            this text
 
 environment:
-  DATABASE_URL      run on PostgreSQL instead of the embedded database`
+  DATABASE_URL      run on PostgreSQL instead of the embedded database
+  VK_LOG            the access log, as --log (the flag wins)`
+
+/** What the entries read from the environment. */
+export interface ServeEnv {
+  DATABASE_URL?: string
+  VK_LOG?: string
+}
+
+function logValue(name: string, v: string): ServeFlags['log'] {
+  const found = ACCESS_LOG_VALUES.find((x) => x === v)
+  if (!found) throw new UsageError(`${name} must be json or off (got '${v}')`)
+  return found
+}
 
 /**
  * Parses `serve` flags. `seedByDefault` differs per entry: the Node CLI seeds unless `--no-seed`,
  * the Deno entry only with `--seed`.
  */
-export function parseServeFlags(argv: readonly string[], env: { DATABASE_URL?: string }, seedByDefault: boolean): ServeFlags {
-  const f: ServeFlags = { port: 8787, host: '127.0.0.1', dataDir: null, databaseUrl: env.DATABASE_URL || null, seed: seedByDefault, dev: false, operators: [], streamPingSeconds: DEFAULT_STREAM_PING_SECONDS, help: false }
+export function parseServeFlags(argv: readonly string[], env: ServeEnv, seedByDefault: boolean): ServeFlags {
+  const f: ServeFlags = { port: 8787, host: '127.0.0.1', dataDir: null, databaseUrl: env.DATABASE_URL || null, seed: seedByDefault, dev: false, operators: [], streamPingSeconds: DEFAULT_STREAM_PING_SECONDS, log: 'off', help: false }
+  let logGiven = false
   const args = [...argv]
   while (args.length) {
     const raw = args.shift()!
@@ -95,6 +114,10 @@ export function parseServeFlags(argv: readonly string[], env: { DATABASE_URL?: s
         f.streamPingSeconds = Number(v)
         break
       }
+      case '--log':
+        f.log = logValue('--log', value())
+        logGiven = true
+        break
       case '--help':
       case '-h':
         f.help = true
@@ -103,6 +126,7 @@ export function parseServeFlags(argv: readonly string[], env: { DATABASE_URL?: s
         throw new UsageError(`unknown option '${raw}'`)
     }
   }
+  if (!logGiven && env.VK_LOG) f.log = logValue('VK_LOG', env.VK_LOG)
   if (f.dataDir && f.databaseUrl) throw new UsageError('--data-dir and DATABASE_URL both name a store; give one of them')
   return f
 }
@@ -174,7 +198,7 @@ export function explainStartError(e: unknown, flags: Pick<ServeFlags, 'port' | '
  * The entry's flags, or the exit code once usage or help is printed (2 for a usage error, 0 for help).
  * `usage` is the entry's own text (the Node CLI names its command).
  */
-export function flagsOrExit(argv: readonly string[], env: { DATABASE_URL?: string }, seedByDefault: boolean, usage: string): ServeFlags | number {
+export function flagsOrExit(argv: readonly string[], env: ServeEnv, seedByDefault: boolean, usage: string): ServeFlags | number {
   let flags: ServeFlags
   try {
     flags = parseServeFlags(argv, env, seedByDefault)
@@ -203,7 +227,7 @@ export interface ServeRuntime {
 export async function serveUntilStopped(flags: ServeFlags, rt: ServeRuntime): Promise<number> {
   let svc: RunningService
   try {
-    svc = await rt.start({ port: flags.port, host: flags.host, dataDir: flags.dataDir, databaseUrl: flags.databaseUrl, operators: flags.operators, dev: flags.dev, streamPingSeconds: flags.streamPingSeconds })
+    svc = await rt.start({ port: flags.port, host: flags.host, dataDir: flags.dataDir, databaseUrl: flags.databaseUrl, operators: flags.operators, dev: flags.dev, streamPingSeconds: flags.streamPingSeconds, log: flags.log })
   } catch (e) {
     console.error(`venuekit: cannot start: ${explainStartError(e, flags)}`)
     return 1

@@ -16,6 +16,7 @@ import { LIMITS } from '../contract/limits.ts'
 import { PATHS } from '../contract/paths.ts'
 import { NETWORKS } from '../contract/networks.ts'
 import { resolveRateLimits, type RateLimits } from './services/rate-limits.ts'
+import { type AccessLogOption, accessLogSink } from './http/access-log.ts'
 
 export interface ServiceOptions {
   /** PGlite data directory; omitted means in memory. Ignored when `databaseUrl` is set. */
@@ -47,6 +48,11 @@ export interface ServiceOptions {
    * production defaults (`DEFAULT_RATE_LIMITS`); a partial object overrides the values it names; `false`: off.
    */
   rateLimits?: Partial<RateLimits> | false
+  /**
+   * The access log, one line per answered request (http/access-log.ts): `'json'` writes JSON lines to stdout, a
+   * function receives each line (an embedder's own sink), `'off'` (the default) mounts nothing.
+   */
+  log?: AccessLogOption
 }
 
 export interface Service {
@@ -67,6 +73,7 @@ export function serviceApp(svc: Service, mount?: (app: Hono) => void): Hono {
 
 export async function createService(opts: ServiceOptions = {}): Promise<Service> {
   const rateLimits = resolveRateLimits(opts.rateLimits)
+  const accessLog = accessLogSink(opts.log)
   const store = await openStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl, initialData: opts.initialData })
   let bus: PubSub = new MemoryPubSub()
   if (store.databaseUrl) {
@@ -83,6 +90,7 @@ export async function createService(opts: ServiceOptions = {}): Promise<Service>
     siweUri: opts.siweUri ?? 'http://localhost',
     chainId: opts.chainId ?? NETWORKS.testnet.chainId,
     rateLimits,
+    accessLog,
   }
   const ctx: ServiceContext = { store, db: store.db, chain, bus, config, now }
   const { wireChainHooks } = await import('./services/chain-hooks.ts')

@@ -2,8 +2,8 @@
  * CORS headers for every answer. A preflight (OPTIONS) carries no key value, so it is answered for any
  * origin, allowing the headers and methods the API uses; the actual request is checked against its key's
  * venue's origins afterwards (origin-check.ts). Every other answer, refusals included (so a browser can
- * read the error), names the request's origin (`*` without one) and exposes `Retry-After` and `X-Venue-Key-Status` (a read
- * that went on without a refused key).
+ * read the error), names the request's origin (`*` without one) and exposes `Retry-After`, `X-Venue-Key-Status` (a read
+ * that went on without a refused key) and `X-Request-Id` (http/request-id.ts: a venue's support can ask a user for it).
  *
  * The headers are set before the route runs (`c.header` prepares them), never on the finished response:
  * touching a finished response's headers turns the Node adapter's lightweight response into a full one
@@ -13,7 +13,7 @@ import type { MiddlewareHandler } from 'hono'
 
 const ALLOW_HEADERS = 'Authorization,Content-Type,X-Venue-Key'
 const ALLOW_METHODS = 'GET,POST,PUT,PATCH,DELETE,OPTIONS'
-const EXPOSE_HEADERS = 'Retry-After,X-Venue-Key-Status'
+const EXPOSE_HEADERS = 'Retry-After,X-Venue-Key-Status,X-Request-Id'
 const MAX_AGE_SECONDS = '600'
 
 export function corsHeaders(): MiddlewareHandler {

@@ -69,17 +69,23 @@ async function checkKey(ctx: ServiceContext, c: Context): Promise<RequestVenue |
   return { venueId: found.venueId, keyed: true, scopes: found.scopes }
 }
 
+/** The venue a request spoke for, for the access log (http/access-log.ts). */
+function noted(c: Context, v: RequestVenue): RequestVenue {
+  if (v.venueId) c.set('venue', v.venueId)
+  return v
+}
+
 /** The request's venue key: null when none is sent; 401 when one is sent but is not a live key. */
 export async function venueKeyOf(ctx: ServiceContext, c: Context): Promise<RequestVenue | null> {
   const key = await checkKey(ctx, c)
   if (key instanceof ApiError) throw key
-  return key
+  return key && noted(c, key)
 }
 
 export async function venueOfRequest(ctx: ServiceContext, c: Context, caller: Caller | null): Promise<RequestVenue> {
   const keyed = await venueKeyOf(ctx, c)
   if (keyed) return keyed
-  return { venueId: caller?.venueId ?? null, keyed: false, scopes: [] }
+  return noted(c, { venueId: caller?.venueId ?? null, keyed: false, scopes: [] })
 }
 
 /**
@@ -91,7 +97,7 @@ export async function venueOfRead(ctx: ServiceContext, c: Context): Promise<Requ
   let key = await checkKey(ctx, c)
   if (key && !(key instanceof ApiError) && !key.scopes.includes('read'))
     key = new ApiError(403, 'venue-key-scope', "this venue key does not carry the 'read' scope")
-  if (!(key instanceof ApiError)) return key ?? { venueId: null, keyed: false, scopes: [] }
+  if (!(key instanceof ApiError)) return key ? noted(c, key) : { venueId: null, keyed: false, scopes: [] }
   c.header(HEADERS.venueKeyStatus, 'refused')
   return { venueId: null, keyed: false, scopes: [], refusedKey: key }
 }
