@@ -93,6 +93,24 @@ for (const runtime of ['node', 'deno'] as ServiceRuntime[]) {
           assert.equal((await raw(url, request('POST', PATHS.stream, HANDSHAKE))).status, 405)
         })
 
+        await t.step('the entry\'s own answers carry X-Request-Id (a sane one sent is kept) and expose it: the upgrade (101), a refused handshake (400, 405), headers too large (431)', async () => {
+          const { 'Sec-WebSocket-Key': _, ...noKey } = HANDSHAKE
+          for (const [head, status] of [
+            [request('GET', PATHS.stream, { ...HANDSHAKE, 'X-Request-Id': 'entry-1' }), 101],
+            [request('GET', PATHS.stream, { ...noKey, 'X-Request-Id': 'entry-1' }), 400],
+            [request('POST', PATHS.stream, { ...HANDSHAKE, 'X-Request-Id': 'entry-1' }), 405],
+          ] as const) {
+            const r = await raw(url, head)
+            assert.equal(r.status, status, r.head)
+            assert.match(r.head, /\r\nx-request-id: entry-1\r?$/im)
+            if (status !== 101) assert.match(r.head, /\r\naccess-control-expose-headers: X-Request-Id\r?$/im)
+          }
+          // Node's parser refuses it before the id is read: a fresh one.
+          const big = await raw(url, request('GET', SERVICE_PATHS.health, { 'X-Big': 'y'.repeat(17_000) }))
+          assert.equal(big.status, 431)
+          assert.match(big.head, /\r\nx-request-id: [0-9a-f-]{36}\r?$/im)
+        })
+
         await t.step(`a message over ${MAX_MESSAGE_CHARS} characters is answered; one over ${MAX_FRAME_BYTES} bytes closes the socket (1009)`, async () => {
           const s = await open(streamUrl)
           s.ws.send('x'.repeat(MAX_MESSAGE_CHARS + 1))
@@ -118,3 +136,46 @@ for (const runtime of ['node', 'deno'] as ServiceRuntime[]) {
     },
   })
 }
+
+Deno.test({
+  name: 'the Deno entry with --log json: one JSON line per request on stdout, the app\'s and the stream upgrade\'s, with the id the answer carries',
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ['run', '-A', 'src/server/deno.ts', '--port', '0', '--log', 'json'],
+      cwd: new URL('../../', import.meta.url),
+      env: { DATABASE_URL: '' },
+      stdout: 'piped',
+      stderr: 'inherit',
+    }).spawn()
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    let out = ''
+    const reading = (async () => {
+      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) out += chunk
+    })()
+    const until = async (what: () => boolean) => {
+      for (let i = 0; i < 3000 && !what(); i++) await new Promise((r) => setTimeout(r, 20))
+      assert.ok(what(), out)
+    }
+    try {
+      await until(() => out.includes('press Ctrl+C to stop'))
+      const url = /url:\s+(http:\/\/\S+)/.exec(out)![1]
+      const r = await fetch(`${url}${SERVICE_PATHS.health}?probe=deno-secret`, { headers: { 'x-request-id': 'deno-log-1' } })
+      await r.body?.cancel()
+      assert.equal(r.headers.get('x-request-id'), 'deno-log-1')
+      assert.equal((await raw(url, request('GET', PATHS.stream, { ...HANDSHAKE, 'X-Request-Id': 'deno-log-2' }))).status, 101)
+      const lineOf = (id: string) => out.split('\n').filter((l) => l.includes(`"${id}"`)).map((l) => JSON.parse(l))
+      await until(() => lineOf('deno-log-1').length > 0 && lineOf('deno-log-2').length > 0)
+      const [app] = lineOf('deno-log-1')
+      assert.deepEqual([app.method, app.path, app.status, typeof app.t, typeof app.ms], ['GET', SERVICE_PATHS.health, 200, 'string', 'number'])
+      assert.deepEqual(lineOf('deno-log-2').map((l) => [l.method, l.path, l.status]), [['GET', PATHS.stream, 101]])
+      assert.ok(!out.includes('deno-secret'), 'no query value')
+    } finally {
+      child.kill('SIGTERM')
+      await child.status
+      clearTimeout(killer)
+      await reading.catch(() => {})
+    }
+  },
+})

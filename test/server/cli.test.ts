@@ -94,8 +94,18 @@ describe('cli: serve flags', () => {
       dev: false,
       operators: [],
       streamPingSeconds: 30,
+      log: 'off',
       help: false,
     })
+  })
+
+  it('--log json|off (default off) and VK_LOG switch the access log; the flag wins over VK_LOG', () => {
+    assert.equal(parseServeFlags(['--log', 'json'], {}, true).log, 'json')
+    assert.equal(parseServeFlags(['--log=off'], {}, true).log, 'off')
+    assert.equal(parseServeFlags([], { VK_LOG: 'json' }, true).log, 'json')
+    assert.equal(parseServeFlags(['--log', 'off'], { VK_LOG: 'json' }, true).log, 'off')
+    assert.equal(parseServeFlags(['--log', 'json'], { VK_LOG: 'nope' }, true).log, 'json')
+    assert.throws(() => parseServeFlags([], { VK_LOG: 'verbose' }, true), (e: Error) => e instanceof UsageError && e.message === "VK_LOG must be json or off (got 'verbose')")
   })
 
   it('--port / --host / --data-dir / --no-seed / --dev / repeated --operator, with `--flag value` and `--flag=value`', () => {
@@ -127,6 +137,9 @@ describe('cli: serve flags', () => {
       [['--stream-ping', '1.5'], /--stream-ping must be a whole number of seconds/],
       [['--stream-ping', '-1'], /--stream-ping must be a whole number of seconds/],
       [['--stream-ping'], /--stream-ping needs a value/],
+      [['--log', 'nope'], /^--log must be json or off \(got 'nope'\)$/],
+      [['--log', 'JSON'], /^--log must be json or off/],
+      [['--log'], /--log needs a value/],
       [['--verbose'], /unknown option '--verbose'/],
     ] as const) {
       assert.throws(() => parseServeFlags(args, {}, true), (e: Error) => e instanceof UsageError && msg.test(e.message))
@@ -147,6 +160,13 @@ describe('cli: serve flags', () => {
     const b = runCli(['launch'])
     assert.equal(await b.exited, 2)
     assert.match(b.err(), /unknown command 'launch'/)
+  })
+
+  it('`serve --log nope` is a usage error: exit 2, the message and the usage text naming --log', async () => {
+    const c = runCli(['serve', '--log', 'nope'])
+    assert.equal(await c.exited, 2)
+    assert.match(c.err(), /--log must be json or off \(got 'nope'\)/)
+    assert.match(c.err(), /--log json\|off/)
   })
 
   it('bin/venuekit.mjs runs the same CLI (`npx venuekit serve --help` exits 0 with the usage)', async () => {
@@ -234,6 +254,25 @@ describe('cli: in memory', () => {
       assert.doesNotMatch(cli.out(), /demo wallets/)
       assert.equal(await threadCount(svc), 0)
       assert.equal((await call(svc, 'POST', DEV_PATHS.markets, { body: { title: 'dev market' } })).status, 201)
+      assert.doesNotMatch(cli.out(), /"id":/, 'no access log by default')
+    } finally {
+      await stop(cli, 'SIGTERM')
+    }
+  })
+
+  it('--log json: one JSON line per request on stdout, with the request id the answer carries; a query value is not in it', async () => {
+    const cli = runCli(['serve', '--port', '0', '--no-seed', '--log', 'json'])
+    try {
+      const svc = await ready(cli)
+      const r = await call(svc, 'GET', `${PATHS.posts}?subjectType=topic&subjectRef=cli-secret-ref`, { headers: { 'x-request-id': 'cli-log-1' } })
+      assert.equal(r.status, 200)
+      assert.equal(r.headers.get('x-request-id'), 'cli-log-1')
+      const found = () => cli.out().split('\n').filter((l) => l.includes('"cli-log-1"'))
+      for (let i = 0; i < 100 && !found().length; i++) await new Promise((res) => setTimeout(res, 20))
+      assert.equal(found().length, 1, cli.out())
+      const line = JSON.parse(found()[0])
+      assert.deepEqual({ ...line, t: typeof line.t, ms: typeof line.ms }, { t: 'string', id: 'cli-log-1', method: 'GET', path: PATHS.posts, status: 200, ms: 'number' })
+      assert.doesNotMatch(cli.out(), /cli-secret-ref/)
     } finally {
       await stop(cli, 'SIGTERM')
     }
