@@ -54,7 +54,8 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
 export interface ErrorBody {
-  error: { code: ErrorCode | string; message: string; param?: string; axes?: string[] }
+  /** `requestId`: a 500 names its request (the answer's `X-Request-Id`, the service's log line). */
+  error: { code: ErrorCode | string; message: string; param?: string; axes?: string[]; requestId?: string }
 }
 
 export const isErrorBody = (v: unknown): v is ErrorBody =>
