@@ -7,3 +7,4 @@ export { seedDemo, isStoreEmpty, DEMO_MARKET_IDS, type SeedResult } from './seed
 export { DEMO_KEYS, DEMO_WALLETS, type DemoHandle, type DemoWallet } from './demo-wallets.ts'
 export { ChainInputError, MARKET_LIMITS } from './chain/input.ts'
 export { MarketResolvedError } from './chain/fixture.ts'
+export type { AccessLine, AccessLogSink, AccessLogOption } from './http/access-log.ts'
