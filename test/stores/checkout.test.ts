@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { LIMITS } from '../../src/contract/limits.ts'
 import type { Post } from '../../src/contract/types.ts'
-import { VenuekitError } from '../../src/sdk/errors.ts'
+import { HttpError, VenuekitError } from '../../src/sdk/errors.ts'
 import type { CheckoutAdapter, CheckoutTarget } from '../../src/stores/index.ts'
 import { newMarketId } from '../helpers/service.ts'
 import { mount, page, signInOn, spyFetch, startEnv, until, type Env } from './helpers.ts'
@@ -137,6 +137,30 @@ describe('checkout and tail', () => {
     await co.get().openCheckout({ marketId: id, side: 1 })
     assert.deepEqual(rec.opened, [{ marketId: id, side: 1, source: 'button' }])
     offs.forEach((off) => off())
+  })
+
+  it('§7 "gate on isTradeable()" never fails open: when the fresh read of the market fails, predict, openCheckout and Tail refuse (the failure is thrown) and never ask the adapter, even for a market the page holds as open; once the read answers, the buy goes through', async (t) => {
+    const rec = recordingAdapter()
+    const spy = spyFetch()
+    const vk = page(env, { fetch: spy.fetch })
+    t.after(() => vk.dispose())
+    vk.setCheckout(rec.adapter)
+    const co = vk.checkout()
+    const m = await env.h.addMarket()
+    const off = mount(vk.market(m.id))
+    await until(vk.market(m.id), (v) => !!v.market, 5000, 'the page holds the market as open')
+    assert.equal(vk.tail().get().canTail(takeOn(m.id, 1)), true)
+    spy.fail((u) => u.pathname === '/v1/markets')
+    const failed = (e: unknown) => e instanceof HttpError && e.code === 'internal'
+    await assert.rejects(co.get().predict({ marketId: m.id, side: 0 }), failed, 'predict')
+    await assert.rejects(co.get().openCheckout({ marketId: m.id, side: 1 }), failed, 'openCheckout')
+    assert.equal(vk.tail().get().tail(takeOn(m.id, 1)), true, "the page's copy said Tail could act")
+    await new Promise((r) => setTimeout(r, 200))
+    assert.deepEqual([rec.opened, rec.bought], [[], []], 'the adapter was never asked')
+    spy.fail(null)
+    await co.get().predict({ marketId: m.id, side: 0 })
+    assert.deepEqual(rec.bought, [{ marketId: m.id, side: 0 }], 'the read answers: the buy goes through')
+    off()
   })
 
   it('§2.12 "useTail().tail(post) opens checkout on the take\'s exact side; returns false instead of guessing when it cannot"', async (t) => {
