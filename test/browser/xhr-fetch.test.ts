@@ -91,6 +91,13 @@ describe('xhrFetch', () => {
     expect(performance.now() - t0).to.be.below(2000)
   })
 
+  it('§8 "Request deadline (timeoutMs): Optional; unset means unbounded": over XMLHttpRequest too, a request without timeoutMs waits for a slow answer (5 s) and judges it, never ending it by a deadline of its own', async () => {
+    const t0 = performance.now()
+    // The slow route answers `{}` after 5 s: no fields, so the answer itself is the SDK's invalid-response, never a TimeoutError or NetworkError.
+    await rejects(client(`${origin}/__vk/hang`).posts('event', M), { type: HttpError, code: 'invalid-response' })
+    expect(performance.now() - t0, 'it waited for the answer').to.be.at.least(4500)
+  })
+
   it("the caller's abort rejects with the caller's reason and aborts the request", async () => {
     const ctl = new AbortController()
     const reason = new Error('left the page')
