@@ -266,6 +266,25 @@ describe('rate-limit configuration', () => {
     assert.equal((await startTestServiceConfig(false)), null)
   })
 
+  it('ARCHITECTURE "Abuse limits" (§8 "Rate limits"): the defaults are the documented ones — writes per account 60, per venue key 6,000 and per client address 600, sign-in per address 60, each per 60-second window, 200 stream sockets per address, no proxy trusted — and a service on them refuses the 61st write of an account and the 61st sign-in request of an address', async () => {
+    assert.deepEqual(resolveRateLimits(undefined), { perAccount: 60, perKey: 6000, perIp: 600, signInPerIp: 60, streamSocketsPerIp: 200, windowSeconds: 60, trustProxy: false })
+    // Windows are fixed: a clock that starts at a window's start, so the requests below stay in one window.
+    const base = Date.now()
+    const windowStart = Math.ceil(base / 60_000) * 60_000
+    const s = await startTestService({ rateLimits: undefined, now: () => new Date(windowStart + (Date.now() - base)) })
+    try {
+      const u = await signIn(s) // two sign-in requests: nonce and verify
+      const write = (i: number) => call(s, 'POST', PATHS.posts, { token: u.token, body: { subjectType: 'topic', subjectRef: 'rate-defaults', body: `w${i}` } })
+      for (let i = 0; i < 60; i++) assert.equal((await write(i)).status, 201, `write ${i + 1} of 60`)
+      expectLimited(await write(60), /^too many writes from this account: at most 60 every 60 seconds;/)
+      const nonce = () => call(s, 'POST', PATHS.authNonce, { body: { address: newWallet().address } })
+      for (let i = 2; i < 60; i++) assert.equal((await nonce()).status, 200, `sign-in request ${i + 1} of 60`)
+      expectLimited(await nonce(), /^too many sign-in attempts from this address: at most 60 every 60 seconds;/)
+    } finally {
+      await s.close()
+    }
+  })
+
   it('a partial object overrides the defaults it names; a limit below 1 is refused at start', async () => {
     const s = await startTestService({ rateLimits: { perAccount: 5 } })
     try {

@@ -161,4 +161,14 @@ describe('reports', () => {
     const row = await svc.ctx.db.selectFrom('posts').select(['state', 'report_count']).where('id', '=', postId).executeTakeFirstOrThrow()
     assert.deepEqual(row, { state: 'visible', report_count: LIMITS.reportThreshold - 1 })
   })
+
+  it('§8 "Report threshold that auto-hides a post" (ARCHITECTURE "Reports: 3 distinct reporters by default"): on the default configuration two reporters leave a post visible and the third hides it', async () => {
+    const { v, postId } = await world()
+    const state = () => svc.ctx.db.selectFrom('posts').select(['state', 'report_count']).where('id', '=', postId).executeTakeFirstOrThrow()
+    const reporters = await Promise.all([0, 1, 2].map(() => signIn(svc, undefined, v.venueId)))
+    for (const r of reporters.slice(0, 2)) assert.equal((await report(r, postId)).status, 200)
+    assert.deepEqual(await state(), { state: 'visible', report_count: 2 })
+    assert.equal((await report(reporters[2], postId)).status, 200)
+    assert.deepEqual(await state(), { state: 'hidden', report_count: 3 })
+  })
 })
