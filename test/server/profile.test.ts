@@ -129,6 +129,19 @@ describe('author posts', () => {
     assert.deepEqual(seen, written.reverse())
   })
 
+  it('§4.1 profile `limit`: defaults to the page default (20, as on the ranked feed) and takes up to 100 (LIMITS.pageMax)', async () => {
+    const u = await signIn(svc)
+    const m = await addMarket(svc)
+    for (let i = 0; i < 21; i++) await writePost(svc, u, 'event', m.id, `c${i}`)
+    const first = await byAuthor(u.wallet, 'takes=false')
+    assert.equal(first.body.posts.length, 20)
+    assert.equal(first.body.hasMore, true)
+    const max = await byAuthor(u.wallet, 'takes=false&limit=100')
+    assert.equal(max.status, 200, JSON.stringify(max.body))
+    assert.equal(max.body.posts.length, 21)
+    assert.equal(max.body.hasMore, false)
+  })
+
   it('private-room posts appear on a profile only for members of that room', async () => {
     const m = await addMarket(svc)
     const v = await makeVenue(svc)

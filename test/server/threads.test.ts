@@ -41,6 +41,19 @@ describe('thread read', () => {
     assert.equal(all.body.nextCursor, null)
   })
 
+  it('§4.2 posts `limit`: defaults to the page default (20, as on the ranked feed and the profile) and takes up to 100 (LIMITS.pageMax)', async () => {
+    const m = await addMarket(svc)
+    const u = await signIn(svc)
+    for (let i = 0; i < 21; i++) await writePost(svc, u, 'event', m.id, `post ${i}`)
+    const first = await thread(m.id)
+    assert.equal(first.body.posts.length, 20)
+    assert.equal(first.body.hasMore, true)
+    const max = await thread(m.id, '&limit=100')
+    assert.equal(max.status, 200, JSON.stringify(max.body))
+    assert.equal(max.body.posts.length, 21)
+    assert.equal(max.body.hasMore, false)
+  })
+
   it('§4.2 posts: a post written after the first page was read does not shift the next page (keyset, not offset)', async () => {
     const m = await addMarket(svc)
     const u = await signIn(svc)
