@@ -451,6 +451,7 @@ describe('§2.10 the queue', () => {
         assert.ok(r.body.items.every((i) => i.state === state))
         out.push(...r.body.items.map((i) => i.post.id))
         cursor = r.body.nextCursor
+        assert.ok(out.length <= 50, 'the cursor moves the page on (a cursor that does not would loop forever)')
       } while (cursor)
       return out
     }

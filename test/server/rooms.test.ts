@@ -655,6 +655,7 @@ describe('§2.9 room board', () => {
       const page: { body: { board: { wallet: string }[]; nextCursor: string | null } } = await call(svc, 'GET', `/v1/rooms/${room}/board?limit=1${cursor ? `&cursor=${cursor}` : ''}`)
       seen.push(...page.body.board.map((e) => e.wallet))
       cursor = page.body.nextCursor
+      assert.ok(seen.length <= 50, 'the cursor moves the page on (a cursor that does not would loop forever)')
     } while (cursor)
     assert.deepEqual(seen, r.body.board.map((e: { wallet: string }) => e.wallet))
     expectError(await call(svc, 'GET', `/v1/rooms/${room}/board?cursor=bogus`), 400, 'validation-failed')

@@ -32,6 +32,7 @@ describe('thread read', () => {
       pages++
       assert.equal(r.body.hasMore, r.body.nextCursor !== null)
       cursor = r.body.nextCursor
+      assert.ok(pages <= 50, 'the cursor moves the page on (a cursor that does not would loop forever)')
     } while (cursor)
     assert.equal(pages, 3)
     assert.deepEqual(seen, newestFirst)
