@@ -54,6 +54,22 @@ describe('author posts', () => {
     assert.deepEqual(ids((await byAuthor(second.replace('0x', '0X').toUpperCase().replace('0X', '0x'), 'takes=false')).body.posts), ids(a.body.posts))
   })
 
+  it('§5.1 "Reads need no credential and work signed out": a session token that ended (signed out) or is mangled reads a profile as signed out — never 401; the author\'s hidden post is not shown to it', async () => {
+    const u = await signIn(svc)
+    const m = await addMarket(svc)
+    await svc.chain.setPosition(u.wallet, m.id, 0, 5n)
+    const shown = await writePost(svc, u, 'event', m.id, 'shown')
+    const hidden = await writePost(svc, u, 'event', m.id, 'hidden')
+    await setState(svc, hidden.id, 'hidden')
+    assert.deepEqual(ids((await byAuthor(u.wallet, '', u)).body.posts), [hidden.id, shown.id], 'the author sees it while signed in')
+    assert.equal((await call(svc, 'POST', '/v1/auth/signout', { token: u.token })).status, 200)
+    for (const auth of [{ token: u.token }, { headers: { authorization: 'Bearer vks_mangled' } }]) {
+      const r = await call(svc, 'GET', `/v1/social/profile/${u.wallet}/posts`, auth)
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+      assert.deepEqual(ids(r.body.posts), [shown.id], 'read as signed out')
+    }
+  })
+
   it('an unknown wallet gives empty posts, not 404', async () => {
     const r = await byAuthor('0x' + 'ab'.repeat(20))
     assert.equal(r.status, 200)
@@ -142,6 +158,25 @@ describe('author posts', () => {
     assert.equal(max.status, 200, JSON.stringify(max.body))
     assert.equal(max.body.posts.length, 21)
     assert.equal(max.body.hasMore, false)
+  })
+
+  it('§2.4 "hasMore: boolean; more pages exist": a page that ends exactly at the last post says no more (false, no cursor)', async () => {
+    const u = await signIn(svc)
+    const m = await addMarket(svc)
+    const written: string[] = []
+    for (let i = 0; i < 4; i++) written.push((await writePost(svc, u, 'event', m.id, `e${i}`)).id)
+    // Exactly `limit` posts: one page, and nothing after it.
+    const all = await byAuthor(u.wallet, 'takes=false&limit=4')
+    assert.deepEqual(ids(all.body.posts), [...written].reverse())
+    assert.equal(all.body.hasMore, false)
+    assert.equal(all.body.nextCursor, null)
+    // Two full pages: the first says more, the second (holding the last post) says none.
+    const p1 = await byAuthor(u.wallet, 'takes=false&limit=2')
+    assert.equal(p1.body.hasMore, true)
+    const p2 = await byAuthor(u.wallet, `takes=false&limit=2&cursor=${p1.body.nextCursor}`)
+    assert.deepEqual(ids(p2.body.posts), [written[1], written[0]])
+    assert.equal(p2.body.hasMore, false)
+    assert.equal(p2.body.nextCursor, null)
   })
 
   it('private-room posts appear on a profile only for members of that room', async () => {
