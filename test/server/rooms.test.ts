@@ -160,6 +160,39 @@ describe('§2.8 room membership read', () => {
     await call(svc, 'PUT', `/v1/rooms/${priv}/members/${u.wallet}`, { token: v.owner.token })
     assert.equal((await membership(priv, u)).body.members, 2)
   })
+
+  it('§2.8 "members: null … for a private room seen by an outsider": those the room admits without membership (an operator, the venue\'s owner after leaving) are no outsiders — they get the headcount and the title', async () => {
+    const { v, priv } = await roomWorld()
+    const byOperator = await membership(priv, operator)
+    assert.equal(byOperator.status, 200)
+    assert.equal(byOperator.body.member, false, 'the operator is no member')
+    assert.equal(byOperator.body.members, 1)
+    assert.equal(typeof byOperator.body.room.title, 'string')
+    assert.equal((await leave(priv, v.owner)).status, 200)
+    const byOwner = await membership(priv, v.owner)
+    assert.equal(byOwner.body.member, false, 'the owner left')
+    assert.equal(byOwner.body.members, 0, 'a headcount, not null: the owner is no outsider')
+    assert.equal(typeof byOwner.body.room.title, 'string')
+  })
+})
+
+describe('§5.1 room reads with an ended or mangled session', () => {
+  it('§5.1 "Reads need no credential and work signed out": a session token that ended (signed out) or is mangled reads a room, its membership, its board and the venue\'s room list as signed out — never 401', async () => {
+    const { v, pub } = await roomWorld()
+    const gone = await signIn(svc, undefined, v.venueId)
+    assert.equal((await join(pub, gone)).status, 200)
+    assert.equal((await call(svc, 'POST', '/v1/auth/signout', { token: gone.token })).status, 200)
+    for (const auth of [{ token: gone.token }, { headers: { authorization: 'Bearer vks_mangled' } }]) {
+      const m = await call(svc, 'GET', `/v1/rooms/${pub}/membership`, auth)
+      assert.equal(m.status, 200, JSON.stringify(m.body))
+      assert.equal(m.body.member, null, 'read as signed out: unknown, not false')
+      assert.equal(m.body.members, 2)
+      for (const path of [`/v1/rooms/${pub}`, `/v1/rooms/${pub}/board`, `/v1/rooms?venueId=${v.venueId}`]) {
+        const r = await call(svc, 'GET', path, auth)
+        assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.body)}`)
+      }
+    }
+  })
 })
 
 describe('§3.3 join and leave', () => {
@@ -515,6 +548,18 @@ describe('§3.3 / §7 posting into a room (POST /v1/social/posts with room)', ()
     expectError(await post(svc, outsider, { room: priv }), 404, 'room-not-found')
     assert.equal((await membership(priv, outsider)).body.member, false)
     assert.equal((await post(svc, v.owner, { room: priv })).status, 201)
+  })
+
+  it('§3.3 "create post in room: caller follows the room\'s subject … → member" is no way into a private room ("room is private → not a member"): its venue\'s owner, who sees the room without being a member, follows its node and posts — 403 \'join this room to post in it\', no membership, no post', async () => {
+    const { v, node, priv } = await roomWorld()
+    // The owner takes themselves off the member list (removed, not left): they still see the room, as its admin.
+    assert.equal((await call(svc, 'DELETE', `/v1/rooms/${priv}/members/${v.owner.wallet}`, { token: v.owner.token })).status, 200)
+    assert.equal((await follow(v.owner, 'topic', `${node}-inner`)).status, 200)
+    const before = await memberRows(priv)
+    expectError(await post(svc, v.owner, { room: priv }), 403, 'room-join-required', MSG.JOIN_TO_POST)
+    assert.deepEqual(await memberRows(priv), before)
+    assert.equal((await membership(priv, v.owner)).body.member, false)
+    assert.equal((await svc.ctx.db.selectFrom('posts').select('id').where('room_id', '=', priv).execute()).length, 0)
   })
 
   it('§7 a private room "read by an outsider → 404 (not 403, so existence is not confirmed)": a member who left it or was removed is an outsider — posting into it is 404 room-not-found, not \'you left this room — rejoin to post\' (a private room refuses the rejoin); nothing written', async () => {
