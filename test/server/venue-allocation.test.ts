@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { call, expectError, newWallet, signIn, startTestService, type TestService } from '../helpers/service.ts'
 import { randomHex } from '../../src/core/ids.ts'
+import { RESERVED_VENUE_IDS } from '../../src/contract/ids.ts'
 
 let svc: TestService
 const operatorKey = newWallet()
@@ -37,9 +38,9 @@ describe('operator-allocated venue ids', () => {
     expectError(await call(svc, 'POST', '/admin/keys', { token: other.token, body: { venueId: id, scopes: ['read'], label: 'x' } }), 409, 'venue-exists')
   })
 
-  it('§5.5 "ids starting prophecy or somnia are reserved and refused", and the platform names, to an operator too: allocation covers short ids, not reserved ones', async () => {
+  it('§5.5 "ids starting prophecy or somnia are reserved and refused", and the platform names ("such as demo, studio, gateway", and the documented list), to an operator too: allocation covers short ids, not reserved ones', async () => {
     const operator = await signIn(svc, operatorKey)
-    for (const id of ['prophecy-labs', 'somnia-bets', 'gateway']) {
+    for (const id of ['prophecy-labs', 'somnia-bets', 'demo', 'studio', 'gateway', ...RESERVED_VENUE_IDS]) {
       const r = await call(svc, 'POST', '/admin/keys', { token: operator.token, body: { venueId: id, scopes: ['read'], label: 'x', owner: newWallet().address } })
       expectError(r, 403, 'venue-id-reserved')
       assert.equal((await svc.ctx.db.selectFrom('venues').select('id').where('id', '=', id).execute()).length, 0)
