@@ -77,6 +77,24 @@ describe('§3.1 reports', () => {
     }
   })
 
+  it('§2.10 queue: a reported post its author deleted leaves both queues (a deleted post is gone from every read, and no action could reach it), in Open and in Actioned', async () => {
+    const { v, author, postId } = await world()
+    const reporter = await signIn(svc, undefined, v.venueId)
+    assert.equal((await report(svc, reporter, postId)).status, 200)
+    const inQueue = async (who: TestUser, qs: string) => {
+      const q = await queue(svc, who, qs)
+      assert.equal(q.status, 200)
+      return q.body.items.some((i: { post: { id: string } }) => i.post.id === postId)
+    }
+    assert.equal(await inQueue(v.owner, `venueId=${v.venueId}`), true, 'reported: in the venue\'s queue')
+    assert.equal(await inQueue(operator, ''), true, 'reported: in the platform\'s queue')
+    assert.equal((await call(svc, 'DELETE', `/v1/social/posts/${postId}`, { token: author.token })).status, 200)
+    for (const [who, qs] of [[v.owner, `venueId=${v.venueId}`], [operator, '']] as const) {
+      assert.equal(await inQueue(who, qs), false, `deleted: gone from ${qs || 'the platform queue'}`)
+      assert.equal(await inQueue(who, `${qs ? `${qs}&` : ''}state=actioned`), false)
+    }
+  })
+
   it('§3.1 "Rules while hidden: the post remains visible to its author": for anyone else a threshold-hidden or removed post is gone — agree and reply are 404 and write nothing; a report still reaches it (it is evidence for the review); its author cannot edit it while it is under review or removed (403)', async () => {
     const { v, author, topic, postId } = await world()
     const fan = await signIn(svc, undefined, v.venueId)
@@ -326,7 +344,7 @@ describe('§4.2 the other actions', () => {
     assert.deepEqual([await banned(v.owner, venueQ), await banned(operator)], [false, false])
   })
 
-  it('§5.7 "A ban blocks posting only, never reading or trading": after a venue ban and after a global ban the wallet still reads, its gateway sponsorship still says sponsored (keyless on the venue and with the venue\'s key), and its agree still lands', async () => {
+  it('§5.7 "A ban blocks posting only, never reading or trading": after a venue ban and after a global ban the wallet still reads, its gateway sponsorship still says sponsored (keyless on the venue and with the venue\'s key), and its agree and its report still land', async () => {
     const { v, topic } = await world()
     const banned = await signIn(svc, undefined, v.venueId)
     const other = await signIn(svc, undefined, v.venueId)
@@ -382,6 +400,14 @@ describe('§4.2 the other actions', () => {
           assert.deepEqual(r.body, { postId: targetId, kind: 'agree', agreed: active, agrees: active ? 1 : 0 })
         }
       }
+      // Reporting is not posting either: the report lands, keyless and with the key (one report per account and post).
+      for (const key of [undefined, v.key]) {
+        const r = await call(svc, 'POST', `/v1/social/posts/${targetId}/reports`, { token: banned.token, key, body: { reason: `${ban}: off topic` } })
+        assert.equal(r.status, 200, `${ban}, ${key ? 'keyed' : 'keyless'} report: ${JSON.stringify(r.body)}`)
+        assert.deepEqual(r.body, { postId: targetId, reported: true })
+      }
+      const reports = await svc.ctx.db.selectFrom('reports').select('post_id').where('post_id', '=', targetId).execute()
+      assert.equal(reports.length, 1, `${ban}: the banned wallet's report is stored`)
     }
 
     assert.equal((await act(svc, v.owner, 'ban', { venueId: v.venueId, wallet: banned.wallet })).status, 200)
