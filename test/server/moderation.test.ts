@@ -656,7 +656,7 @@ describe('downstream: reads respect moderation and private rooms', () => {
     assert.ok(!keyed.body.posts.some((x: { id: string }) => x.id === id))
   })
 
-  it('§5.3 "It scopes reads to the venue": with the venue\'s key and no `venue`, the market thread, the profile and the take counts take its hides and bans, as the feed does', async () => {
+  it('§5.3 "It scopes reads to the venue": with the venue\'s key and no `venue`, the market thread, the profile and the take counts take its hides and bans, as the feed does; a keyless session\'s claimed venue (§5.4: it binds the gateway) never scopes a read (ARCHITECTURE "The request\'s venue")', async () => {
     const v = await claimVenue(s)
     const w = await claimVenue(s)
     const m = await addMarket(s)
@@ -693,6 +693,16 @@ describe('downstream: reads respect moderation and private rooms', () => {
     assert.equal(await countOf(v.key), 1)
     assert.equal(await countOf(w.key), 3)
     assert.equal(await countOf(), 3)
+    // Signed in on v without its key: the session's venue is no overlay on the thread, the feed or the profile.
+    const onV = await signIn(s, undefined, v.venueId)
+    const idsOnV = async (path: string) => {
+      const r = await call(s, 'GET', path, { token: onV.token })
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+      return r.body.posts.map((p: { id: string }) => p.id).sort()
+    }
+    assert.deepEqual(await idsOnV(`/v1/social/posts?subjectType=event&subjectRef=${m.id}`), [hid, banned, kept].sort(), 'thread')
+    assert.deepEqual(await idsOnV(`/v1/social/posts/feed?subjectType=event&subjectRef=${m.id}`), [hid, banned, kept].sort(), 'feed')
+    assert.deepEqual(await idsOnV(`/v1/social/profile/${hiddenAuthor.wallet}/posts?takes=false`), [hid], 'profile')
   })
 
   it('§5.1 "Reads fail open": a key that is not live (unknown, malformed or revoked) leaves every read working without an overlay, marked X-Venue-Key-Status: refused; room=self still needs a live key', async () => {
