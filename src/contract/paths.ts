@@ -83,4 +83,4 @@ export const privateRoomChangeOf = (topic: string): { roomId: string; roomTopic:
 }
 
 /** Header names (DESIGN.md wire conventions). */
-export const HEADERS = { venueKey: 'X-Venue-Key', authorization: 'Authorization', venueKeyStatus: 'X-Venue-Key-Status' } as const
+export const HEADERS = { venueKey: 'X-Venue-Key', authorization: 'Authorization', venueKeyStatus: 'X-Venue-Key-Status', requestId: 'X-Request-Id' } as const

@@ -20,7 +20,8 @@ export class VenuekitError extends Error {
 
 /**
  * The service answered with a non-2xx status, or a success that is not the JSON expected (code `invalid-response`:
- * not JSON, or no object with fields). `message` is the server's sentence, unchanged.
+ * not JSON, or no object with fields). `message` is the server's sentence, unchanged. `requestId` is the answer's
+ * `X-Request-Id`, the id the service's logs name: what a venue's support asks a user for.
  */
 export class HttpError extends VenuekitError {
   override name = 'HttpError'
@@ -31,6 +32,8 @@ export class HttpError extends VenuekitError {
     readonly body: unknown,
     /** The server's own sentence, word for word; equal to `message`. */
     readonly serverMessage: string,
+    /** The answer's `X-Request-Id` (undefined when it carried none, e.g. from a proxy in front of the service). */
+    readonly requestId?: string,
   ) {
     super(code, serverMessage)
   }

@@ -67,6 +67,7 @@ export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | und
       own?.removeEventListener('abort', onAbort)
     }
     let data: any
+    const id = res.headers?.get(HEADERS.requestId) ?? undefined
     try {
       data = text ? JSON.parse(text) : undefined
       // Every success is a JSON object with fields: a 204, `null`, `{}`, `[]`, a number or a boolean is no answer
@@ -74,7 +75,7 @@ export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | und
       // far from the cause, or a write that resolves with nothing, §7.1).
       if (res.ok && !Object.keys(data ?? 0).length) throw 0
     } catch {
-      throw new HttpError(res.status, res.ok ? 'invalid-response' : `http-${res.status}`, text, `the service answered ${res.status} without the JSON expected`)
+      throw new HttpError(res.status, res.ok ? 'invalid-response' : `http-${res.status}`, text, `the service answered ${res.status} without the JSON expected`, id)
     }
     // A read went on without the key (unknown, revoked or trade-only): say so once, since nothing else fails
     // (§5.1). Reads of posts name the client's `venueId` themselves, so its overlay holds when one is set.
@@ -86,7 +87,7 @@ export function createRequest(cfg: ResolvedConfig, fetchImpl: typeof fetch | und
       )
     if (!res.ok) {
       const e = isErrorBody(data) ? data.error : null
-      throw new HttpError(res.status, e ? e.code : `http-${res.status}`, data, e ? e.message : `the service answered ${res.status}`)
+      throw new HttpError(res.status, e ? e.code : `http-${res.status}`, data, e ? e.message : `the service answered ${res.status}`, id)
     }
     return data as T
   }

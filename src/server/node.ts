@@ -9,6 +9,7 @@ import { MAX_FRAME_BYTES } from './realtime/hub.ts'
 import { ApiError, headersTooLarge, notHttp } from './http/errors.ts'
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.ts'
 import { logAccess } from './http/access-log.ts'
+import { requestLineOf } from './http/request-line.ts'
 import { watchSockets } from './realtime/keepalive.ts'
 import { socketsPerAddress } from './realtime/sockets-per-address.ts'
 import { PATHS } from '../contract/paths.ts'
@@ -32,12 +33,22 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     await svc.close()
     throw e
   }
+  const log = svc.ctx.config.accessLog
   // A request Node's HTTP parser refuses (headers or URL over 16 KB, malformed request line) never reaches
-  // the app; answer it in the service's error shape instead of Node's bare status line.
-  // Not logged: what it asked for is unknown. It carries a fresh request id, as every answer does.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+  // the app; answer it in the service's error shape instead of Node's bare status line. It carries a fresh
+  // request id, as every answer does, and is logged with the method and path of its request line when the
+  // refused bytes hold a whole, readable one (http/request-line.ts), else with both empty.
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
-    refuseOnSocket(socket, err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : notHttp(), { [REQUEST_ID_HEADER]: requestIdOf(null) })
+    const startedAt = Date.now()
+    const started = performance.now()
+    const e = err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : notHttp()
+    const id = requestIdOf(null)
+    refuseOnSocket(socket, e, { [REQUEST_ID_HEADER]: id })
+    if (log) {
+      const { method, path } = requestLineOf(err.rawPacket)
+      logAccess(log, id, method, path, e.status, startedAt, started)
+    }
   })
   // Frames up to MAX_FRAME_BYTES reach the hub, which answers oversized messages with an error message; a larger
   // frame closes the socket (1009).
@@ -45,7 +56,6 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
   const keepalive = watchSockets(pingSeconds)
   const perAddress = socketsPerAddress(svc.ctx)
   // The stream's upgrade never reaches the app: it carries a request id and is logged (once answered) here.
-  const log = svc.ctx.config.accessLog
   const upgrades = new WeakMap<IncomingMessage, { id: string; path: string; startedAt: number; started: number }>()
   const answered = (req: IncomingMessage, status: number) => {
     const u = upgrades.get(req)

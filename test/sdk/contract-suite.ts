@@ -280,6 +280,28 @@ export const contractCases: ContractCase[] = [
     },
   },
   {
+    name: 'HttpError.requestId is the refusal\'s X-Request-Id, the id the service\'s log names (§7 "throws on failure")',
+    async run(h) {
+      const m = await h.addMarket()
+      const a = await h.signedIn()
+      const p = await a.createPost('event', m.id, 'mine')
+      // The id as the runtime's own fetch reads it (across origins in Chromium: CORS must expose the header).
+      const seen: (string | null)[] = []
+      const base = h.env.fetchImpl ?? fetch
+      const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+        const r = await base(input, init)
+        seen.push(r.headers.get('x-request-id'))
+        return r
+      }) as typeof fetch
+      const b = await h.signedIn({ fetchImpl })
+      const e = await rejects<HttpError>(b.editPost(p.id, 'not yours'), { type: HttpError, status: 403, code: 'forbidden' })
+      ok(/^[0-9a-f-]{36}$/.test(String(e.requestId)), `a request id (got ${e.requestId})`)
+      eq(e.requestId, seen.at(-1), 'requestId')
+      const again = await rejects<HttpError>(b.editPost(p.id, 'still not yours'), { type: HttpError, status: 403 })
+      ok(again.requestId !== e.requestId, 'a fresh id per request')
+    },
+  },
+  {
     name: '§4.2 block and unblock: a blocked author\'s posts leave the blocker\'s reads, and come back',
     async run(h) {
       const m = await h.addMarket()

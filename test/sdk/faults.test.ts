@@ -42,6 +42,17 @@ describe('SDK faults (MSW)', () => {
     assert.equal(e.status, 502)
     assert.equal(e.code, 'http-502')
     assert.equal(e.body, '<html>Bad gateway</html>')
+    assert.equal(e.requestId, undefined, 'no X-Request-Id: none')
+  })
+
+  it("HttpError.requestId is the answer's X-Request-Id, whatever the body: a proxy's non-JSON 502 and a malformed 200 name theirs too", async () => {
+    server.use(
+      http.get(BASE + PATHS.feed, () => new HttpResponse('<html>Bad gateway</html>', { status: 502, headers: { 'X-Request-Id': 'edge.7:a-1' } })),
+      http.get(BASE + PATHS.takeCounts, () => new HttpResponse('{"counts": {', { status: 200, headers: { 'x-request-id': 'r-2' } })),
+    )
+    const c = createClient({ baseUrl: BASE, apiKey: null })
+    assert.deepEqual(await c.postFeed().catch((x) => [x.code, x.requestId]), ['http-502', 'edge.7:a-1'])
+    assert.deepEqual(await c.takeCounts([M]).catch((x) => [x.code, x.requestId]), ['invalid-response', 'r-2'])
   })
 
   it('§8 "Request deadline (timeoutMs)": a hung request throws TimeoutError after timeoutMs', async () => {

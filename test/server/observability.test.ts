@@ -239,6 +239,26 @@ describe('operations: the access log', () => {
     assert.deepEqual([noVenue.path, noVenue.status], ['/v1/no-such-route', 404])
   })
 
+  it("the HTTP parser's own refusals (431, 400) are logged once, with their request line's method and path (the query dropped), and with both empty when no whole request line was read", async () => {
+    const cases: [string, number, string, string][] = [
+      [`GET /v1/social/posts?subjectRef=secret-q HTTP/1.1\r\nHost: x\r\nX-Big: ${'y'.repeat(17_000)}\r\n\r\n`, 431, 'GET', PATHS.posts],
+      [`POST /v1/social/posts HTTP/1.1\r\nHost: x\r\nX-Bad: a\rb\r\n\r\n`, 400, 'POST', PATHS.posts],
+      // A URL over the parser's limit: no whole request line in what it read.
+      [`GET /${'p'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, '', ''],
+      ['NOT HTTP AT ALL\r\n\r\n', 400, '', ''],
+    ]
+    for (const [bytes, status, method, path] of cases) {
+      const r = await rawAnswer(bytes)
+      assert.equal(r.status, status, r.head)
+      const id = headerIn(r.head, 'x-request-id') ?? ''
+      assert.match(id, UUID)
+      const logged = await loggedLines(id)
+      assert.equal(logged.length, 1, `${status} ${method} ${path}: ${JSON.stringify(logged)}`)
+      assert.deepEqual([logged[0].method, logged[0].path, logged[0].status], [method, path, status], `${JSON.stringify(bytes.slice(0, 40))}`)
+      assert.ok(!JSON.stringify(logged[0]).includes('secret-q'), 'no query value')
+    }
+  })
+
   it('§5.3 a venue key "is meant to ship in a browser bundle" and a session is a bearer: a signed-in write with a key, and reads with query values, log none of the key, the token, the query values or the body', async () => {
     const v = await claimVenue(svc)
     const owner = v.owner

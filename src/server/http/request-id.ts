@@ -9,6 +9,7 @@
  * replaced, a `=` kept) up to 255 characters, and it takes a closure per app for its options.
  */
 import type { MiddlewareHandler } from 'hono'
+import { HEADERS } from '../../contract/paths.ts'
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -19,7 +20,7 @@ declare module 'hono' {
   }
 }
 
-export const REQUEST_ID_HEADER = 'X-Request-Id'
+export const REQUEST_ID_HEADER = HEADERS.requestId
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/
 
 /** The id of a request that sent `sent` as its `X-Request-Id` (null or undefined: none sent). */
