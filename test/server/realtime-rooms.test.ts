@@ -391,8 +391,21 @@ describe('realtime: the hub tells a new subscriber of a recent change (REPLAY_MS
       return { sent, subscribe: (topic: string) => h.onMessage(JSON.stringify({ type: 'subscribe', topic, ...(token ? { token } : {}) })) }
     }
     const settle = () => new Promise((r) => setTimeout(r, 5))
-    return { bus, asks, socket, settle }
+    return { hub, bus, asks, socket, settle }
   }
+
+  it('a quiet hub forgets a burst once its window has passed, with no publish after it to sweep; a close forgets at once', async () => {
+    const { hub, bus } = hubWithWindow(30)
+    const remembered = () => (hub as unknown as { recent: Map<string, unknown> }).recent.size
+    for (let i = 0; i < 50; i++) await bus.publish(threadTopic('event', `0x${i.toString(16).padStart(64, '0')}`))
+    assert.equal(remembered(), 50, 'each changed topic, within the window')
+    await new Promise((r) => setTimeout(r, 120))
+    assert.equal(remembered(), 0, 'forgotten with no publish since')
+    await bus.publish(plain)
+    assert.equal(remembered(), 1)
+    hub.close()
+    assert.equal(remembered(), 0, 'closed')
+  })
 
   it('a change older than the window is not told again: a subscriber after it hears "subscribed" alone', async () => {
     const { bus, socket, settle } = hubWithWindow(40)

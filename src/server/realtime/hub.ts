@@ -77,6 +77,8 @@ export class Hub {
    */
   private recent = new Map<string, Map<string | null, number>>()
   private swept = 0
+  /** Sweeps `recent` once its window has passed with no publish to do it, so a quiet hub holds no burst's topics. */
+  private sweepTimer: ReturnType<typeof setTimeout> | undefined
 
   /** `gate`: who may follow a room topic (without one, room topics are refused). `replayMs`: see REPLAY_MS. */
   constructor(
@@ -188,16 +190,31 @@ export class Hub {
   private remember(topic: string, gateTopic: string | null) {
     if (!this.replayMs) return
     const now = Date.now()
-    if (now - this.swept > this.replayMs) {
-      this.swept = now
-      for (const [t, at] of this.recent) {
-        for (const [g, when] of at) if (when < now - this.replayMs) at.delete(g)
-        if (!at.size) this.recent.delete(t)
-      }
-    }
+    if (now - this.swept > this.replayMs) this.sweep(now)
     let at = this.recent.get(topic)
     if (!at) this.recent.set(topic, (at = new Map()))
     at.set(gateTopic, now)
+    this.sweepLater()
+  }
+
+  /** Forgets the changes older than the window. */
+  private sweep(now: number) {
+    this.swept = now
+    for (const [t, at] of this.recent) {
+      for (const [g, when] of at) if (when < now - this.replayMs) at.delete(g)
+      if (!at.size) this.recent.delete(t)
+    }
+  }
+
+  /** One timer at a time, while anything is remembered; it never keeps a quiet process alive. */
+  private sweepLater() {
+    if (this.sweepTimer || !this.recent.size) return
+    this.sweepTimer = setTimeout(() => {
+      this.sweepTimer = undefined
+      this.sweep(Date.now())
+      this.sweepLater()
+    }, this.replayMs + 1)
+    ;(this.sweepTimer as { unref?: () => void }).unref?.()
   }
 
   /**
@@ -305,6 +322,8 @@ export class Hub {
 
   close() {
     this.unlisten()
+    clearTimeout(this.sweepTimer)
+    this.recent.clear()
     for (const s of [...this.sockets.keys()]) {
       try {
         s.close(1001, 'service stopping')
