@@ -9,6 +9,8 @@ import crypto from 'node:crypto'
 import net from 'node:net'
 import { PATHS, SERVICE_PATHS } from '../../src/contract/paths.ts'
 import { randomHex } from '../../src/core/ids.ts'
+import { Hub, MAX_UNREAD_BYTES } from '../../src/server/realtime/hub.ts'
+import { MemoryPubSub } from '../../src/server/realtime/pubsub.ts'
 import type { RateLimits } from '../../src/server/services/rate-limits.ts'
 import { call, expectError, signIn, startTestService, type CallResult, type TestService, type TestUser } from '../helpers/service.ts'
 import { StreamClient } from '../helpers/stream.ts'
@@ -190,6 +192,31 @@ describe('abuse: the stream', () => {
       assert.equal(await closeCodeOf(sock), 1008)
     } finally {
       sock.destroy()
+    }
+  })
+
+  it('ARCHITECTURE stream limits "1 MiB unsent per socket (over it: closed with 1008)": a socket with exactly 1,048,576 bytes unread is still answered; one with 1,048,577 is closed with 1008, unanswered, and the hub lets it go (the hub itself, with fake sockets)', () => {
+    assert.equal(MAX_UNREAD_BYTES, 1_048_576, '1 MiB')
+    const hub = new Hub(new MemoryPubSub())
+    try {
+      const socketWith = (unread: number) => {
+        const sent: string[] = []
+        const closed: (number | undefined)[] = []
+        const reasons: (string | undefined)[] = []
+        hub
+          .attach({ send: (t) => void sent.push(JSON.parse(t).type), close: (code, reason) => void (closed.push(code), reasons.push(reason)), unread: () => unread })
+          .onMessage(JSON.stringify({ type: 'subscribe', topic: `thread:topic:unread-${unread}` }))
+        return { sent, closed, reasons }
+      }
+      const at = socketWith(1_048_576)
+      assert.deepEqual([at.sent, at.closed], [['subscribed'], []], 'exactly 1 MiB unread: answered, and open')
+      assert.equal(hub.socketCount, 1)
+      const over = socketWith(1_048_577)
+      assert.deepEqual([over.sent, over.closed], [[], [1008]], 'one byte over: closed with 1008, and not answered')
+      assert.match(over.reasons[0] ?? '', /unread/)
+      assert.equal(hub.socketCount, 1, 'the closed socket is no longer followed')
+    } finally {
+      hub.close()
     }
   })
 
