@@ -38,14 +38,17 @@ export async function rejects<E extends Error = VenuekitError>(p: Promise<unknow
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** A fetch that counts the requests it passes on to `base` (and records their URLs). */
+/** A fetch that counts the requests it passes on to `base` (and records their URLs, and each method and JSON body as sent). */
 export function countingFetch(base: typeof fetch = fetch) {
   const urls: string[] = []
+  const sent: { method: string; path: string; body: any }[] = []
   const f = ((input: RequestInfo | URL, init?: RequestInit) => {
     urls.push(String(input))
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body
+    sent.push({ method: init?.method ?? 'GET', path: new URL(String(input)).pathname, body })
     return base(input, init)
   }) as typeof fetch
-  return Object.assign(f, { urls })
+  return Object.assign(f, { urls, sent })
 }
 
 /** The same request made by hand, to compare the server's own words with what the SDK reports. */
@@ -231,6 +234,45 @@ export const contractCases: ContractCase[] = [
       const t = await h.client().posts('event', m.id)
       eq(ids(t.threads[p.id] ?? []), [reply.id], 'reply folded under its parent')
       eq((await h.client().takeCounts([m.id])).counts[m.id], { posts: 2, takes: 1, bySide: { 1: 1 } }, 'counts')
+    },
+  },
+  {
+    name: '§1.4 "The client never sends a stance" (§4.5.2 "Do not send a stance"): the bodies createPost (a post, a reply, a room post) and editPost send hold their own fields only, even when a JS caller hands them a stance, a side, a size or a price; the post carries the stance the server proved',
+    async run(h) {
+      const v = await h.venue()
+      const subject = { type: 'category' as const, ref: freshRef('stance') }
+      const roomId = await h.room(v, subject)
+      const m = await h.addMarket({ nodes: [subject] })
+      const f = countingFetch(h.env.fetchImpl)
+      const c = await h.signedIn({ apiKey: v.key, fetchImpl: f })
+      await h.setPosition(c.w.wallet, m.id, 1, '2500000')
+      await c.rooms.join(roomId)
+      // What a JS caller might pass (the types refuse it): the stance it would like, and its parts.
+      const forged = { stance: { side: 0, size: '999999999', priceBps: 9900 }, side: 0, size: '999999999', priceBps: 9900, position: '999999999' }
+      const js = <T>(o: object) => o as unknown as T
+      type CreateOptions = Parameters<typeof c.createPost>[4]
+      /** The JSON body of the last request, checked after the call settles (a refusal would hide what was sent). */
+      const lastBody = async (method: string, path: string, write: () => Promise<unknown>) => {
+        const r = await write().catch((e: unknown) => e)
+        const last = f.sent[f.sent.length - 1]
+        eq([last?.method, last?.path], [method, path], 'the request')
+        return { r: r as any, body: last?.body as Record<string, unknown> }
+      }
+      const keys = (b: Record<string, unknown>) => Object.keys(b ?? {}).sort()
+      const proved = { side: 1, size: '2500000', priceBps: 6000 }
+
+      const p = await lastBody('POST', '/v1/social/posts', () => c.createPost('event', m.id, 'No way', null, js<CreateOptions>(forged)))
+      eq(keys(p.body), ['body', 'subjectRef', 'subjectType'], 'a post\'s body fields')
+      eq(p.r.stance, proved, 'the stance the server proved')
+      const reply = await lastBody('POST', '/v1/social/posts', () => c.createPost('event', m.id, 'and why', p.r.id, js<CreateOptions>(forged)))
+      eq(keys(reply.body), ['body', 'parentId', 'subjectRef', 'subjectType'], 'a reply\'s body fields')
+      eq(reply.r.parentId, p.r.id, 'a reply')
+      const inRoom = await lastBody('POST', '/v1/social/posts', () => c.createPost('event', m.id, 'in the room', null, js<CreateOptions>({ ...forged, room: roomId })))
+      eq(keys(inRoom.body), ['body', 'room', 'subjectRef', 'subjectType'], 'a room post\'s body fields')
+      eq([inRoom.r.roomId, inRoom.r.stance], [roomId, proved], 'a room post, with the proved stance')
+      const edited = await lastBody('PATCH', `/v1/social/posts/${p.r.id}`, () => c.editPost(p.r.id, 'No way at all', js<Parameters<typeof c.editPost>[2]>(forged)))
+      eq(keys(edited.body), ['body'], 'an edit\'s body fields')
+      eq([edited.r.body, edited.r.stance], ['No way at all', proved], 'edited, the stance unchanged')
     },
   },
   {
