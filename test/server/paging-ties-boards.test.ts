@@ -2,15 +2,17 @@
  * Paging of the boards and the moderation reads: the leaderboard and a room's board (§2.9, §2.12;
  * keyset on ranked first, score, account), the moderation queue in both states (§2.10; newest activity
  * first) and the audit log. Data full of ties: many accounts with the same record, members with none,
- * many queue items acted on at one instant; paged with limit 1, 2 and 3 against one page of 100.
+ * many queue items acted on at one instant; paged with limit 1, 2 and 3 against one page of 100. And each
+ * one's default page (20) and largest (100) over 21 entries.
  */
 import { before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { randomHex, timeId } from '../../src/core/ids.ts'
 import { recordScore } from '../../src/core/ranking.ts'
-import { call, signIn, type TestService, type TestUser } from '../helpers/service.ts'
+import { call, expectError, signIn, type TestService, type TestUser } from '../helpers/service.ts'
 import { serviceOnClock } from '../helpers/service-on-clock.ts'
 import { claimVenue, createRoom, post, type Venue } from '../helpers/venues.ts'
-import { accountOf } from '../helpers/read-fixtures.ts'
+import { accountOf, makeRoom, makeVenue } from '../helpers/read-fixtures.ts'
 
 let svc: TestService
 let operator: TestUser
@@ -186,5 +188,72 @@ describe('§2.10 the moderation queue ("Tabs/state filter: Open and Actioned") a
       cursor = r.body.nextCursor
     }
     assert.deepEqual(rest, wholeIds.slice(3))
+  })
+})
+
+describe('the page default and maximum (LIMITS.pageDefault 20, LIMITS.pageMax 100) of the leaderboard, a room\'s board, the moderation queue and the audit log: 21 entries read as 20 and a cursor without `limit`, as all 21 with limit=100; limit=101 is refused', () => {
+  const N = 21
+  let v: Venue
+  let node: string
+  let room: string
+  const accounts: string[] = []
+
+  /** Without `limit`: 20 entries and a next cursor; `limit=100`: all 21, and none; `limit=101`: a 400 naming the bounds. */
+  async function expectDefaultAndMax(path: string, list: string, token?: string) {
+    const sep = path.includes('?') ? '&' : '?'
+    const first = await call(svc, 'GET', path, { token })
+    assert.equal(first.status, 200, JSON.stringify(first.body))
+    assert.equal(first.body[list].length, 20, 'the default page')
+    assert.equal(typeof first.body.nextCursor, 'string', 'more pages exist')
+    const max = await call(svc, 'GET', `${path}${sep}limit=100`, { token })
+    assert.equal(max.status, 200, JSON.stringify(max.body))
+    assert.equal(max.body[list].length, N, 'limit=100: every entry')
+    assert.equal(max.body.nextCursor, null)
+    expectError(await call(svc, 'GET', `${path}${sep}limit=101`, { token }), 400, 'validation-failed', "'limit' must be from 1 to 100")
+  }
+
+  before(async () => {
+    v = await claimVenue(svc)
+    node = `page-default-${randomHex(4)}`
+    // 21 accounts with a wallet and a record at the node, and members of a room on it: stored in one statement a table.
+    for (let i = 0; i < N; i++) accounts.push(`a_${randomHex(8)}`)
+    const db = svc.ctx.db
+    await db.insertInto('accounts').values(accounts.map((id) => ({ id }))).execute()
+    await db.insertInto('wallets').values(accounts.map((account_id) => ({ address: `0x${randomHex(20)}`, account_id }))).execute()
+    await db
+      .insertInto('records')
+      .values(accounts.map((account_id, i) => ({ account_id, facet_type: 'category', facet_ref: node, right_count: 1 + (i % 3), wrong_count: i % 2, void_count: 0, odds_sum: 0, score: recordScore(1 + (i % 3), i % 2) })))
+      .execute()
+    room = await makeRoom(svc, { venueId: await makeVenue(svc), subjectType: 'category', subjectRef: node })
+    await db.insertInto('room_members').values(accounts.map((account_id) => ({ room_id: room, account_id, joined_at: new Date(T) }))).execute()
+  })
+
+  it('the leaderboard at a node', async () => {
+    await expectDefaultAndMax(`/v1/leaderboard?scope=category:${node}`, 'entries')
+  })
+
+  it("a room's board", async () => {
+    await expectDefaultAndMax(`/v1/rooms/${room}/board`, 'board')
+  })
+
+  it("the moderation queue (a venue's, open)", async () => {
+    const author = await signIn(svc, undefined, v.venueId)
+    const reporter = await signIn(svc, undefined, v.venueId)
+    for (let i = 0; i < N; i++) {
+      const p = await post(svc, author, { subjectRef: `queue-${node}`, body: `post ${i}` })
+      assert.equal(p.status, 201, JSON.stringify(p.body))
+      const r = await call(svc, 'POST', `/v1/social/posts/${p.body.post.id}/reports`, { token: reporter.token, body: { reason: 'spam' } })
+      assert.equal(r.status, 200, JSON.stringify(r.body))
+    }
+    await expectDefaultAndMax(`/v1/mod/queue?venueId=${v.venueId}`, 'items', v.owner.token)
+  })
+
+  it("the audit log (a venue's)", async () => {
+    const owner = await accountOf(svc, v.owner.wallet)
+    await svc.ctx.db
+      .insertInto('mod_audit')
+      .values(accounts.map((target_account, i) => ({ id: timeId('m_', T + i), scope: v.venueId, actor_account: owner, actor_wallet: v.owner.wallet, action: 'ban', post_id: null, target_account, at: new Date(T + i) })))
+      .execute()
+    await expectDefaultAndMax(`/v1/mod/audit?venueId=${v.venueId}`, 'entries', v.owner.token)
   })
 })
