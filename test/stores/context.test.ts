@@ -169,6 +169,7 @@ describe('identity (§2.12)', () => {
     spy.hold(isFollow)
     const alices = v.follow()
     await until(s, (v) => v.pending)
+    await spy.reached()
     await vk.signOut()
     await signInOn(vk, env)
     v = await until(s, (v) => v.following === false, 5000, "Bob's own answer")

@@ -33,6 +33,8 @@ export function spyFetch() {
   let holding: ((u: URL, method: string) => boolean) | null = null
   let held = Promise.resolve()
   let letGo = () => {}
+  let reached = Promise.resolve()
+  let onReach = () => {}
   const f = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input))
     const method = init?.method ?? 'GET'
@@ -40,7 +42,10 @@ export function spyFetch() {
     const r = failing?.(url, method)
       ? new Response(JSON.stringify({ error: { code: 'internal', message: 'injected failure' } }), { status: 500, headers: { 'content-type': 'application/json' } })
       : await fetch(input, init)
-    if (holding?.(url, method)) await held
+    if (holding?.(url, method)) {
+      onReach()
+      await held
+    }
     return r
   }) as typeof fetch
   return {
@@ -55,7 +60,13 @@ export function spyFetch() {
     hold(pred: (u: URL, method: string) => boolean) {
       holding = pred
       held = new Promise((r) => (letGo = r))
+      reached = new Promise((r) => (onReach = r))
     },
+    /**
+     * Resolves once an answer is held: the service has answered the request. Await it before a sign-out, which ends
+     * the session on the service: a request still on its way would be refused (session-expired) instead.
+     */
+    reached: () => reached,
     release() {
       holding = null
       letGo()

@@ -51,6 +51,7 @@ describe('roomMembership (§2.8, §3.3)', () => {
     v = await until(s, (v) => v.member === true)
     spy.hold((u, method) => method === 'POST' && u.pathname.endsWith('/leave'))
     const leaving = v.leave()
+    await spy.reached()
     await vk.signOut()
     await signInOn(vk, env)
     await until(s, (v) => v.member === false, 5000, "the new reader's own membership")
