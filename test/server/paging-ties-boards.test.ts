@@ -9,7 +9,8 @@ import { before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomHex, timeId } from '../../src/core/ids.ts'
 import { recordScore } from '../../src/core/ranking.ts'
-import { call, expectError, signIn, type TestService, type TestUser } from '../helpers/service.ts'
+import { call, signIn, type TestService, type TestUser } from '../helpers/service.ts'
+import { expectDefaultAndMaxPage } from '../helpers/page-limits.ts'
 import { serviceOnClock } from '../helpers/service-on-clock.ts'
 import { claimVenue, createRoom, post, type Venue } from '../helpers/venues.ts'
 import { accountOf, makeRoom, makeVenue } from '../helpers/read-fixtures.ts'
@@ -198,20 +199,6 @@ describe('the page default and maximum (LIMITS.pageDefault 20, LIMITS.pageMax 10
   let room: string
   const accounts: string[] = []
 
-  /** Without `limit`: 20 entries and a next cursor; `limit=100`: all 21, and none; `limit=101`: a 400 naming the bounds. */
-  async function expectDefaultAndMax(path: string, list: string, token?: string) {
-    const sep = path.includes('?') ? '&' : '?'
-    const first = await call(svc, 'GET', path, { token })
-    assert.equal(first.status, 200, JSON.stringify(first.body))
-    assert.equal(first.body[list].length, 20, 'the default page')
-    assert.equal(typeof first.body.nextCursor, 'string', 'more pages exist')
-    const max = await call(svc, 'GET', `${path}${sep}limit=100`, { token })
-    assert.equal(max.status, 200, JSON.stringify(max.body))
-    assert.equal(max.body[list].length, N, 'limit=100: every entry')
-    assert.equal(max.body.nextCursor, null)
-    expectError(await call(svc, 'GET', `${path}${sep}limit=101`, { token }), 400, 'validation-failed', "'limit' must be from 1 to 100")
-  }
-
   before(async () => {
     v = await claimVenue(svc)
     node = `page-default-${randomHex(4)}`
@@ -229,11 +216,11 @@ describe('the page default and maximum (LIMITS.pageDefault 20, LIMITS.pageMax 10
   })
 
   it('the leaderboard at a node', async () => {
-    await expectDefaultAndMax(`/v1/leaderboard?scope=category:${node}`, 'entries')
+    await expectDefaultAndMaxPage(svc, `/v1/leaderboard?scope=category:${node}`, 'entries')
   })
 
   it("a room's board", async () => {
-    await expectDefaultAndMax(`/v1/rooms/${room}/board`, 'board')
+    await expectDefaultAndMaxPage(svc, `/v1/rooms/${room}/board`, 'board')
   })
 
   it("the moderation queue (a venue's, open)", async () => {
@@ -245,7 +232,7 @@ describe('the page default and maximum (LIMITS.pageDefault 20, LIMITS.pageMax 10
       const r = await call(svc, 'POST', `/v1/social/posts/${p.body.post.id}/reports`, { token: reporter.token, body: { reason: 'spam' } })
       assert.equal(r.status, 200, JSON.stringify(r.body))
     }
-    await expectDefaultAndMax(`/v1/mod/queue?venueId=${v.venueId}`, 'items', v.owner.token)
+    await expectDefaultAndMaxPage(svc, `/v1/mod/queue?venueId=${v.venueId}`, 'items', { token: v.owner.token })
   })
 
   it("the audit log (a venue's)", async () => {
@@ -254,6 +241,6 @@ describe('the page default and maximum (LIMITS.pageDefault 20, LIMITS.pageMax 10
       .insertInto('mod_audit')
       .values(accounts.map((target_account, i) => ({ id: timeId('m_', T + i), scope: v.venueId, actor_account: owner, actor_wallet: v.owner.wallet, action: 'ban', post_id: null, target_account, at: new Date(T + i) })))
       .execute()
-    await expectDefaultAndMax(`/v1/mod/audit?venueId=${v.venueId}`, 'entries', v.owner.token)
+    await expectDefaultAndMaxPage(svc, `/v1/mod/audit?venueId=${v.venueId}`, 'entries', { token: v.owner.token })
   })
 })

@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { addMarket, call, expectError, newWallet, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { expectDefaultAndMaxPage } from '../helpers/page-limits.ts'
 import { addMember, ban, linkWallet, makeRoom, makeVenue, setState, venueHide, writePost } from '../helpers/read-fixtures.ts'
 import { encodeCursor } from '../../src/server/http/cursor.ts'
 
@@ -151,13 +152,7 @@ describe('author posts', () => {
     const u = await signIn(svc)
     const m = await addMarket(svc)
     for (let i = 0; i < 21; i++) await writePost(svc, u, 'event', m.id, `c${i}`)
-    const first = await byAuthor(u.wallet, 'takes=false')
-    assert.equal(first.body.posts.length, 20)
-    assert.equal(first.body.hasMore, true)
-    const max = await byAuthor(u.wallet, 'takes=false&limit=100')
-    assert.equal(max.status, 200, JSON.stringify(max.body))
-    assert.equal(max.body.posts.length, 21)
-    assert.equal(max.body.hasMore, false)
+    await expectDefaultAndMaxPage(svc, `/v1/social/profile/${u.wallet}/posts?takes=false`, 'posts', { withHasMore: true })
   })
 
   it('§2.4 "hasMore: boolean; more pages exist": a page that ends exactly at the last post says no more (false, no cursor)', async () => {

@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { addMarket, call, expectError, signIn, startTestService, type TestService, type TestUser } from '../helpers/service.ts'
+import { expectDefaultAndMaxPage } from '../helpers/page-limits.ts'
 import { addMember, ban, block, issueKey, makeRoom, makeVenue, newVenueId, setState, venueHide, writePost } from '../helpers/read-fixtures.ts'
 import { encodeCursor } from '../../src/server/http/cursor.ts'
 
@@ -46,13 +47,7 @@ describe('thread read', () => {
     const m = await addMarket(svc)
     const u = await signIn(svc)
     for (let i = 0; i < 21; i++) await writePost(svc, u, 'event', m.id, `post ${i}`)
-    const first = await thread(m.id)
-    assert.equal(first.body.posts.length, 20)
-    assert.equal(first.body.hasMore, true)
-    const max = await thread(m.id, '&limit=100')
-    assert.equal(max.status, 200, JSON.stringify(max.body))
-    assert.equal(max.body.posts.length, 21)
-    assert.equal(max.body.hasMore, false)
+    await expectDefaultAndMaxPage(svc, `/v1/social/posts?subjectType=event&subjectRef=${m.id}`, 'posts', { withHasMore: true })
   })
 
   it('§4.2 posts: a post written after the first page was read does not shift the next page (keyset, not offset)', async () => {
