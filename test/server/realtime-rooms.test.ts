@@ -394,7 +394,7 @@ describe('realtime: the hub tells a new subscriber of a recent change (REPLAY_MS
     return { hub, bus, asks, socket, settle }
   }
 
-  it('a quiet hub forgets a burst once its window has passed, with no publish after it to sweep; a close forgets at once', async () => {
+  it('a quiet hub forgets a burst once its window has passed, with no publish after it; a close forgets at once', async () => {
     const { hub, bus } = hubWithWindow(30)
     const remembered = () => (hub as unknown as { recent: Map<string, unknown> }).recent.size
     for (let i = 0; i < 50; i++) await bus.publish(threadTopic('event', `0x${i.toString(16).padStart(64, '0')}`))

@@ -76,8 +76,7 @@ export class Hub {
    * subscriber must pass to hear it (null: none beyond its subscribe's own).
    */
   private recent = new Map<string, Map<string | null, number>>()
-  private swept = 0
-  /** Sweeps `recent` once its window has passed with no publish to do it, so a quiet hub holds no burst's topics. */
+  /** Sweeps `recent` once a window has passed, while it holds anything: busy or quiet, it holds one window's topics. */
   private sweepTimer: ReturnType<typeof setTimeout> | undefined
 
   /** `gate`: who may follow a room topic (without one, room topics are refused). `replayMs`: see REPLAY_MS. */
@@ -190,7 +189,6 @@ export class Hub {
   private remember(topic: string, gateTopic: string | null) {
     if (!this.replayMs) return
     const now = Date.now()
-    if (now - this.swept > this.replayMs) this.sweep(now)
     let at = this.recent.get(topic)
     if (!at) this.recent.set(topic, (at = new Map()))
     at.set(gateTopic, now)
@@ -199,7 +197,6 @@ export class Hub {
 
   /** Forgets the changes older than the window. */
   private sweep(now: number) {
-    this.swept = now
     for (const [t, at] of this.recent) {
       for (const [g, when] of at) if (when < now - this.replayMs) at.delete(g)
       if (!at.size) this.recent.delete(t)
